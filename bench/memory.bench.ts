@@ -1,0 +1,186 @@
+// Agent-memory benchmark: remember / recall / readmemory latencies and database size at N memories.
+// Targets at 100k memories (issue 5): remember p50 <= 1 ms, recall p50 <= 3 ms and p99 <= 15 ms,
+// readmemory p50 <= 0.5 ms server-side, database < 2x the raw text size.
+// Run: `npx tsx bench/memory.bench.ts` (BENCH_QUICK=1 for a 5k smoke run).
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MemoryStore } from '../src/memory/store.ts';
+import { dbPath } from '../src/memory/paths.ts';
+import { Rng } from './gen.ts';
+
+export interface MemoryBenchOptions {
+  /** Memories in the store before timing (default 100k, 5k under BENCH_QUICK=1). */
+  n?: number;
+  /** Timed calls per operation. */
+  iterations?: number;
+  seed?: number;
+  quick?: boolean;
+  /** Print a table (default true). */
+  print?: boolean;
+}
+
+export interface Latency {
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+export interface MemoryBenchResult {
+  n: number;
+  remember: Latency;
+  recall: Latency;
+  recallEmpty: Latency;
+  readmemory: Latency;
+  dbBytes: number;
+  rawBytes: number;
+  sizeRatio: number;
+  populateSeconds: number;
+}
+
+const SYLLABLES = 'ka lo mi ne ru sa ti vo ze pa do fi gu hi ja be co da el fo ga in jo ku lu ma no or pe qu ra se tu ul va we xi yo zu'.split(' ');
+const DEV = 'module api test build cache config database deploy error handler index logger parser query router schema server session token type user worker'.split(' ');
+
+/** A Zipf-distributed vocabulary: a few very common words, a long tail of rare ones. */
+class Vocabulary {
+  readonly words: string[];
+  private readonly cdf: Float64Array;
+  constructor(rng: Rng, size: number) {
+    const seen = new Set<string>(DEV);
+    this.words = [...DEV];
+    while (this.words.length < size) {
+      let w = '';
+      const parts = 2 + rng.below(3);
+      for (let i = 0; i < parts; i++) w += SYLLABLES[rng.below(SYLLABLES.length)];
+      if (!seen.has(w)) {
+        seen.add(w);
+        this.words.push(w);
+      }
+    }
+    this.cdf = new Float64Array(size);
+    let sum = 0;
+    for (let i = 0; i < size; i++) this.cdf[i] = sum += 1 / Math.pow(i + 1, 1.07);
+    for (let i = 0; i < size; i++) this.cdf[i]! /= sum;
+  }
+  pick(rng: Rng): string {
+    const x = rng.next01();
+    let lo = 0;
+    let hi = this.cdf.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cdf[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.words[lo]!;
+  }
+}
+
+function sentence(rng: Rng, vocab: Vocabulary, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(vocab.pick(rng));
+  const s = out.join(' ');
+  return s[0]!.toUpperCase() + s.slice(1) + '.';
+}
+
+function memoryText(rng: Rng, vocab: Vocabulary): string {
+  const sentences = 1 + rng.below(3);
+  const parts: string[] = [];
+  for (let i = 0; i < sentences; i++) parts.push(sentence(rng, vocab, 6 + rng.below(14)));
+  return parts.join(' ');
+}
+
+function latency(samples: number[]): Latency {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { p50: at(0.5), p99: at(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
+}
+
+function time(fn: () => unknown): number {
+  const t = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+/** Builds a store of `n` memories in a temp directory and times the three tools' store calls. */
+export function runMemoryBench(opts: MemoryBenchOptions = {}): MemoryBenchResult {
+  const quick = opts.quick ?? process.env.BENCH_QUICK === '1';
+  const n = opts.n ?? (quick ? 5000 : 100_000);
+  const iterations = opts.iterations ?? (quick ? 300 : 2000);
+  const rng = new Rng(opts.seed ?? 42);
+  const vocab = new Vocabulary(rng, 20_000);
+  const projects = Array.from({ length: 20 }, (_, i) => `/bench/project-${i}`);
+  const dir = mkdtempSync(join(tmpdir(), 'synaptic-memory-bench-'));
+  const start = Date.now() / 1000;
+  let tick = 0;
+  // Memories are spread over the last ~200 days, so recency weighting has real work to do.
+  const store = MemoryStore.open({ dir, clock: () => Math.floor(start - 200 * 86400 + (tick * 200 * 86400) / n) });
+  try {
+    let rawBytes = 0;
+    const t0 = Date.now();
+    const batch = store.db.transaction((count: number) => {
+      for (let i = 0; i < count; i++) {
+        const content = memoryText(rng, vocab);
+        rawBytes += Buffer.byteLength(content);
+        store.remember({ content, source: 'bench', scope: rng.below(10) === 0 ? 'global' : 'project', project: projects[rng.below(projects.length)]! });
+        tick++;
+      }
+    });
+    for (let done = 0; done < n; done += 5000) batch(Math.min(5000, n - done));
+    const populateSeconds = (Date.now() - t0) / 1000;
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    const dbBytes = statSync(dbPath(dir)).size;
+
+    const rememberSamples: number[] = [];
+    for (let i = 0; i < iterations; i++) {
+      const content = memoryText(rng, vocab);
+      const project = projects[rng.below(projects.length)]!;
+      rememberSamples.push(time(() => store.remember({ content, source: 'bench', scope: 'project', project })));
+      tick++;
+    }
+    const recallSamples: number[] = [];
+    const emptySamples: number[] = [];
+    for (let i = 0; i < iterations; i++) {
+      const words = 1 + rng.below(4);
+      const query = Array.from({ length: words }, () => vocab.pick(rng)).join(' ');
+      const project = projects[rng.below(projects.length)]!;
+      recallSamples.push(time(() => store.recall({ query, project, limit: 8, budget: 'lean' })));
+      if (i % 4 === 0) emptySamples.push(time(() => store.recall({ query: '', project, limit: 8 })));
+    }
+    const readSamples: number[] = [];
+    const maxId = n + iterations;
+    for (let i = 0; i < iterations; i++) {
+      const id = 1 + rng.below(maxId);
+      const project = projects[rng.below(projects.length)]!;
+      readSamples.push(time(() => store.read({ id, project, offset: 0, budget: 'lean' })));
+    }
+    const result: MemoryBenchResult = {
+      n,
+      remember: latency(rememberSamples),
+      recall: latency(recallSamples),
+      recallEmpty: latency(emptySamples),
+      readmemory: latency(readSamples),
+      dbBytes,
+      rawBytes,
+      sizeRatio: dbBytes / rawBytes,
+      populateSeconds,
+    };
+    if (opts.print ?? true) {
+      const row = (name: string, l: Latency, target: string) => ({ operation: name, 'p50 ms': +l.p50.toFixed(3), 'p99 ms': +l.p99.toFixed(3), 'mean ms': +l.mean.toFixed(3), target });
+      console.log(`memory bench: ${n} memories (populated in ${populateSeconds.toFixed(1)} s), ${iterations} calls per operation`);
+      console.table([
+        row('remember', result.remember, 'p50 <= 1'),
+        row('recall (query)', result.recall, 'p50 <= 3, p99 <= 15'),
+        row('recall (empty)', result.recallEmpty, '-'),
+        row('readmemory', result.readmemory, 'p50 <= 0.5'),
+      ]);
+      console.log(`database ${(dbBytes / 1e6).toFixed(1)} MB for ${(rawBytes / 1e6).toFixed(1)} MB of text: ${result.sizeRatio.toFixed(2)}x (target < 2x)`);
+    }
+    return result;
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) runMemoryBench();

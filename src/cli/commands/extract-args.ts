@@ -1,0 +1,102 @@
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../command.ts';
+import { runExtract, OUTPUT_DIR_NAME, type ExtractSummary } from '../../extract/pipeline.node.ts';
+import { createProgress } from '../progress.ts';
+
+/** Options shared by `synaptic extract` and `synaptic update`. */
+export interface ExtractArgs {
+  root: string;
+  outDir: string;
+  json: boolean;
+  maxFileSize?: number;
+  workers?: number;
+}
+
+export const EXTRACT_OPTIONS_USAGE = `Options:
+  --out <dir>              output folder (default: <path>/${OUTPUT_DIR_NAME})
+  --json                   print a machine-readable summary on stdout
+  --max-file-size <bytes>  skip source files larger than this (default: 1048576)
+  --workers <n>            worker threads (default: one per core; 0 = none)`;
+
+function positiveInt(flag: string, value: string | undefined, allowZero = false): number {
+  if (value === undefined || !/^\d+$/.test(value) || (!allowZero && Number(value) === 0)) {
+    throw new UsageError(`Cannot parse ${flag}: expected a ${allowZero ? 'non-negative' : 'positive'} integer, got '${value ?? ''}'`);
+  }
+  return Number(value);
+}
+
+/** Parse and validate the arguments; a bad one throws UsageError (exit code 2). */
+export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
+  let path: string | undefined;
+  let out: string | undefined;
+  let json = false;
+  let maxFileSize: number | undefined;
+  let workers: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string | undefined => inline ?? argv[++i];
+    if (flag === '--out') {
+      out = value();
+      if (!out) throw new UsageError('Cannot parse --out: expected a folder');
+    } else if (flag === '--json') json = true;
+    else if (flag === '--max-file-size') maxFileSize = positiveInt('--max-file-size', value());
+    else if (flag === '--workers') workers = positiveInt('--workers', value(), true);
+    else if (flag.startsWith('-')) throw new UsageError(`Cannot ${action}: unknown option '${flag}'`);
+    else if (path === undefined) path = arg;
+    else throw new UsageError(`Cannot ${action}: unexpected argument '${arg}' (one path at most)`);
+  }
+  const root = resolve(path ?? process.cwd());
+  let st;
+  try {
+    st = statSync(root);
+  } catch {
+    throw new UsageError(`Cannot ${action}: path '${path ?? root}' does not exist`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`Cannot ${action}: path '${path ?? root}' is not a directory`);
+  const outDir = resolve(out ?? join(root, OUTPUT_DIR_NAME));
+  try {
+    mkdirSync(outDir, { recursive: true });
+    const probe = join(outDir, `.write-probe-${process.pid}`);
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot write output folder '${outDir}': ${code ?? (err as Error).message}`);
+  }
+  return { root, outDir, json, ...(maxFileSize !== undefined ? { maxFileSize } : {}), ...(workers !== undefined ? { workers } : {}) };
+}
+
+/** Run extract/update with a progress bar on a TTY; prints the --json summary. Returns the exit code. */
+export async function runExtractCommand(args: ExtractArgs, incremental: boolean): Promise<number> {
+  const progress = createProgress(process.stderr, incremental ? 'updating' : 'extracting');
+  let summary: ExtractSummary;
+  try {
+    summary = await runExtract({
+      root: args.root,
+      outDir: args.outDir,
+      incremental,
+      ...(args.maxFileSize !== undefined ? { maxFileSize: args.maxFileSize } : {}),
+      ...(args.workers !== undefined ? { workers: args.workers } : {}),
+      onProgress: ({ done, total }) => progress.update(done, total),
+      core: await loadCommunityCore(),
+    });
+  } finally {
+    progress.finish();
+  }
+  if (args.json) process.stdout.write(JSON.stringify(summary) + '\n');
+  else if (process.stderr.isTTY) {
+    process.stderr.write(
+      `${summary.mode === 'update' ? 'updated' : 'extracted'} ${summary.files} files (${summary.parsed} parsed, ${summary.reused} reused): `
+      + `${summary.nodes} nodes, ${summary.links} links, ${summary.communities} communities, ${summary.failed} failed, `
+      + `${summary.skipped} skipped in ${(summary.timingsMs.total / 1000).toFixed(2)}s -> ${summary.outDir}\n`,
+    );
+  }
+  return 0;
+}
+
+/** The WASM core when it is built and has a Leiden kernel; null otherwise (communities fall back to TS). */
+async function loadCommunityCore(): Promise<import('../../graph/communities.ts').CommunityCore | null> {
+  return null;
+}

@@ -1,0 +1,454 @@
+import { Core } from '../core/index.ts';
+import { decodeGraph } from '../graph/snapshot.ts';
+import type { GraphDocument, NodeId } from '../graph/model.ts';
+import { GraphIndex } from '../query/graph-index.ts';
+import { qualifiedRef } from '../query/resolve.ts';
+import { sanitize } from '../query/sanitize.ts';
+import { ExplorerGraph } from './queries.ts';
+import { searchSymbols } from './search.ts';
+import { formatHash, parseHash, type Mode, type ViewState } from './state.ts';
+import { communityColor, GraphView, rankSize, type ViewEdge, type ViewNode } from './view.ts';
+
+/**
+ * The browser explorer's entry point: load the snapshot and the core (inlined in an exported file,
+ * else fetched from the serving origin), then render the view the URL hash names. Every graph
+ * computation runs on the WASM core in this page; there are no server round trips.
+ */
+
+const NEIGHBOURHOOD_CAP = 150;
+const COMMUNITY_CAP = 150;
+const IMPACT_CAP = 200;
+const OVERVIEW_COMMUNITIES = 60;
+
+interface Timings {
+  [what: string]: number;
+}
+
+declare global {
+  interface Window {
+    /** Test and automation hook: what the page loaded and how long things took (ms). */
+    synaptic?: { ready: boolean; nodes: number; edges: number; timings: Timings; error?: string };
+  }
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** Tiny DOM builder: el('a', { class: 'node', onclick }, 'text', child). */
+function el(tag: string, attrs: Record<string, unknown> = {}, ...children: (Node | string | null | undefined)[]): HTMLElement {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') node.addEventListener(k.slice(2), v as EventListener);
+    else if (k === 'class') node.className = String(v);
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  return node;
+}
+
+/** Replace an element's children, skipping null/undefined placeholders. */
+function fill(target: HTMLElement, ...children: (Node | string | null | undefined)[]): void {
+  target.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== undefined));
+}
+
+function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(text.trim());
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+async function fetchBytes(url: string, what: string): Promise<Uint8Array<ArrayBuffer>> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new Error(`Cannot load the ${what}: ${(err as Error).message}`);
+  }
+  if (!res.ok) {
+    const detail = (await res.text().catch(() => '')).trim();
+    throw new Error(`Cannot load the ${what}: HTTP ${res.status}${detail ? ` (${detail.slice(0, 300)})` : ''}`);
+  }
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+async function loadInputs(): Promise<{ graph: Uint8Array<ArrayBuffer>; wasm: Uint8Array<ArrayBuffer> }> {
+  const graphEl = document.getElementById('synaptic-graph');
+  const wasmEl = document.getElementById('synaptic-wasm');
+  if (graphEl && wasmEl) return { graph: base64Bytes(graphEl.textContent ?? ''), wasm: base64Bytes(wasmEl.textContent ?? '') };
+  const [graph, wasm] = await Promise.all([fetchBytes('./graph.cbor', 'graph snapshot'), fetchBytes('./synaptic.wasm', 'graph core')]);
+  return { graph, wasm };
+}
+
+function decode(bytes: Uint8Array): GraphDocument {
+  try {
+    return decodeGraph(bytes);
+  } catch (err) {
+    throw new Error(`Cannot read the graph snapshot: ${(err as Error).message}`);
+  }
+}
+
+function showError(message: string): void {
+  $('loading').classList.add('hidden');
+  $('app').classList.add('hidden');
+  $('error-page').classList.remove('hidden');
+  $('error-message').textContent = message;
+  window.synaptic = { ready: false, nodes: 0, edges: 0, timings: {}, error: message };
+}
+
+function timed<T>(timings: Timings, what: string, fn: () => T): T {
+  const t0 = performance.now();
+  const out = fn();
+  timings[what] = performance.now() - t0;
+  return out;
+}
+
+class Explorer {
+  private state: ViewState = { mode: 'overview' };
+  private readonly view: GraphView;
+  private activeResult = -1;
+  private resultIds: NodeId[] = [];
+
+  constructor(
+    private readonly eg: ExplorerGraph,
+    private readonly timings: Timings,
+  ) {
+    this.view = new GraphView($('sigma'), (key) => this.go({ mode: this.state.mode === 'path' ? 'node' : this.state.mode === 'impact' ? 'impact' : 'node', node: key, depth: this.state.depth }));
+    this.bindSearch();
+    for (const b of document.querySelectorAll<HTMLButtonElement>('nav.modes button')) {
+      b.addEventListener('click', () => this.switchMode(b.dataset.mode as Mode));
+    }
+    window.addEventListener('hashchange', () => this.render());
+    document.addEventListener('keydown', (e) => {
+      if (e.key === '/' && document.activeElement !== $('search')) {
+        e.preventDefault();
+        $('search').focus();
+      }
+    });
+  }
+
+  private get ix(): GraphIndex {
+    return this.eg.ix;
+  }
+
+  go(state: ViewState): void {
+    const hash = formatHash(state);
+    if (location.hash === hash) this.render();
+    else location.hash = hash;
+  }
+
+  private switchMode(mode: Mode): void {
+    if (mode === 'overview') return this.go({ mode });
+    const node = this.state.node;
+    if (!node) {
+      $('status').textContent = 'Pick a symbol first (search above)';
+      $('search').focus();
+      return;
+    }
+    this.go({ mode, node, depth: mode === 'impact' ? 2 : undefined });
+  }
+
+  private id(key: string | undefined): NodeId | undefined {
+    return key === undefined ? undefined : this.ix.g.idOf.get(key);
+  }
+
+  render(): void {
+    this.state = parseHash(location.hash);
+    const s = this.state;
+    for (const b of document.querySelectorAll<HTMLButtonElement>('nav.modes button')) b.classList.toggle('on', b.dataset.mode === s.mode);
+    const v = this.id(s.node);
+    if (s.mode !== 'overview' && s.mode !== 'community' && v === undefined) {
+      this.renderOverview(`Unknown node '${sanitize(s.node)}': it is not in this graph`);
+      return;
+    }
+    const t0 = performance.now();
+    if (s.mode === 'node') this.renderNode(v!);
+    else if (s.mode === 'path') this.renderPath(v!, this.id(s.to));
+    else if (s.mode === 'impact') this.renderImpact(v!, s.depth ?? 2);
+    else if (s.mode === 'community') this.renderCommunity(s.community!);
+    else this.renderOverview();
+    this.timings[`render:${s.mode}`] = performance.now() - t0;
+  }
+
+  // --- search ---------------------------------------------------------------------------------
+
+  private bindSearch(): void {
+    const input = $<HTMLInputElement>('search');
+    const list = $('results');
+    input.addEventListener('input', () => this.updateResults(input.value));
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        if (!this.resultIds.length) return;
+        const step = e.key === 'ArrowDown' ? 1 : -1;
+        this.activeResult = (this.activeResult + step + this.resultIds.length) % this.resultIds.length;
+        this.highlightResult();
+      } else if (e.key === 'Enter') {
+        const v = this.resultIds[Math.max(0, this.activeResult)];
+        if (v !== undefined) this.pick(v);
+      } else if (e.key === 'Escape') {
+        list.classList.add('hidden');
+        input.blur();
+      }
+    });
+    input.addEventListener('blur', () => setTimeout(() => list.classList.add('hidden'), 150));
+    input.addEventListener('focus', () => {
+      if (this.resultIds.length) list.classList.remove('hidden');
+    });
+  }
+
+  private updateResults(text: string): void {
+    const list = $('results');
+    const hits = timed(this.timings, 'search', () => searchSymbols(this.ix, text, 20));
+    this.resultIds = hits;
+    this.activeResult = hits.length ? 0 : -1;
+    list.replaceChildren(
+      ...hits.map((v, i) =>
+        el('li', { role: 'option', 'data-key': this.ix.node(v).id, onmousedown: (e: Event) => (e.preventDefault(), this.pick(v)), 'data-index': i },
+          el('span', {}, sanitize(this.ix.label(v))), el('span', { class: 'kind' }, String(this.ix.node(v).kind ?? '')),
+          el('span', { class: 'file' }, sanitize(this.ix.node(v).source_file ?? ''))),
+      ),
+    );
+    if (!hits.length && text.trim()) list.replaceChildren(el('li', { class: 'kind' }, `No symbol matches '${text.trim()}'`));
+    list.classList.toggle('hidden', !text.trim());
+    this.highlightResult();
+  }
+
+  private highlightResult(): void {
+    const items = $('results').querySelectorAll('li');
+    items.forEach((li, i) => li.classList.toggle('active', i === this.activeResult));
+    items[this.activeResult]?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** A search pick: opens the node, or completes the path when choosing the path's end. */
+  private pick(v: NodeId): void {
+    $('results').classList.add('hidden');
+    $<HTMLInputElement>('search').value = '';
+    const key = this.ix.node(v).id;
+    if (this.state.mode === 'path' && this.pickingPathEnd && this.state.node) this.go({ mode: 'path', node: this.state.node, to: key });
+    else if (this.state.mode === 'impact') this.go({ mode: 'impact', node: key, depth: this.state.depth });
+    else this.go({ mode: 'node', node: key });
+    this.pickingPathEnd = false;
+  }
+
+  private pickingPathEnd = false;
+
+  // --- pieces ----------------------------------------------------------------------------------
+
+  private nodeLink(v: NodeId, mode: Mode = 'node'): HTMLElement {
+    const key = this.ix.node(v).id;
+    return el('a', { class: 'node', href: formatHash({ mode, node: key }), 'data-key': key, title: sanitize(key) }, sanitize(this.ix.label(v)));
+  }
+
+  private viewNode(v: NodeId, ring: number, highlight = false): ViewNode {
+    const node = this.ix.node(v);
+    const community = this.ix.community[v]!;
+    return {
+      key: node.id,
+      label: sanitize(this.ix.label(v)),
+      ring,
+      order: `${String(community).padStart(6, '0')} ${this.ix.label(v)}`,
+      size: rankSize(this.eg.pagerank[v]!, this.maxRank),
+      color: communityColor(community),
+      highlight,
+    };
+  }
+
+  private get maxRank(): number {
+    let max = 0;
+    for (const x of this.eg.pagerank) if (x > max) max = x;
+    Object.defineProperty(this, 'maxRank', { value: max });
+    return max;
+  }
+
+  private viewEdges(edges: readonly number[], color = '#3b4252'): ViewEdge[] {
+    const ix = this.ix;
+    return edges.map((e) => ({ source: ix.g.nodes[ix.g.src[e]!]!.id, target: ix.g.nodes[ix.g.dst[e]!]!.id, label: ix.relName(e), color }));
+  }
+
+  private legend(entries: [string, string][], note?: string): void {
+    fill($('legend'), 
+      ...entries.map(([color, text]) => el('div', {}, el('span', { class: 'sw', style: `background:${color}` }), sanitize(text))),
+      note ? el('div', { class: 'kind' }, note) : null,
+    );
+  }
+
+  private communityLegend(nodes: readonly NodeId[]): [string, string][] {
+    const labels = (this.ix.g.doc.graph.community_labels ?? {}) as Record<string, string>;
+    const seen = new Map<number, number>();
+    for (const v of nodes) seen.set(this.ix.community[v]!, (seen.get(this.ix.community[v]!) ?? 0) + 1);
+    return [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([c]) => [communityColor(c), c < 0 ? 'no community' : labels[String(c)] ?? `community ${c}`]);
+  }
+
+  // --- modes -----------------------------------------------------------------------------------
+
+  private renderOverview(warning?: string): void {
+    const eg = this.eg;
+    const ix = this.ix;
+    const comms = eg.communities();
+    const stats = el('div', {}, `${ix.n.toLocaleString()} nodes · ${ix.m.toLocaleString()} edges · ${comms.length} communities`);
+    fill($('left'), 
+      warning ? el('p', { class: 'rel' }, warning) : null,
+      el('h2', {}, 'Graph'), stats,
+      el('h2', {}, 'Communities'),
+      el('ul', { class: 'list', id: 'communities' }, ...comms.slice(0, 200).map((c) =>
+        el('li', {}, el('a', { class: 'node', href: formatHash({ mode: 'community', community: c.id }) }, sanitize(c.label)), el('span', { class: 'kind' }, ` ${c.size}`)))),
+    );
+    fill($('right'), 
+      el('h2', {}, 'God nodes'),
+      el('ul', { class: 'list', id: 'god-nodes' }, ...eg.godNodes(25).map((v) => el('li', {}, this.nodeLink(v), el('span', { class: 'kind' }, ` ${ix.degree[v]} edges · ${sanitize(ix.node(v).source_file ?? '')}`)))),
+    );
+    const overview = eg.communityOverview(OVERVIEW_COMMUNITIES);
+    const maxSize = Math.max(1, ...overview.communities.map((c) => c.size));
+    const nodes: ViewNode[] = overview.communities.map((c, i) => ({
+      key: `community:${c.id}`, label: `${c.label} (${c.size})`, ring: i === 0 ? 0 : i < 8 ? 1 : 2, order: String(i).padStart(4, '0'),
+      size: 4 + 16 * Math.sqrt(c.size / maxSize), color: communityColor(c.id),
+    }));
+    const maxW = Math.max(1, ...overview.links.map((l) => l.weight));
+    const edges: ViewEdge[] = overview.links.map((l) => ({ source: `community:${l.a}`, target: `community:${l.b}`, label: `${l.weight} edges`, color: '#3b4252', size: 1 + 4 * (l.weight / maxW), undirected: true }));
+    this.view.setEdgeLabels(false);
+    this.view.show(nodes, edges, 'radial');
+    this.legend([], `Communities (aggregated): ${overview.communities.length} of ${comms.length} shown; click a community in the list to open it`);
+    $('status').textContent = '';
+  }
+
+  private renderCommunity(id: number): void {
+    const members = this.eg.communityMembers(id, COMMUNITY_CAP);
+    const total = this.ix.communities.get(id)?.length ?? 0;
+    const label = this.eg.communities().find((c) => c.id === id)?.label ?? `community ${id}`;
+    fill($('left'), 
+      el('p', {}, el('a', { class: 'node', href: formatHash({ mode: 'overview' }) }, '← overview')),
+      el('h2', {}, sanitize(label)), el('div', { class: 'kind' }, `${total} members${total > members.length ? `, top ${members.length} by PageRank shown` : ''}`),
+      el('ul', { class: 'list', id: 'members' }, ...members.map((v) => el('li', {}, this.nodeLink(v), el('span', { class: 'kind' }, ` ${String(this.ix.node(v).kind ?? '')}`)))),
+    );
+    fill($('right'), );
+    this.view.setEdgeLabels(false);
+    this.view.show(members.map((v, i) => this.viewNode(v, i < 1 ? 0 : i < 12 ? 1 : 2)), this.viewEdges(this.eg.edgesAmong(members)), 'radial');
+    this.legend([[communityColor(id), label]]);
+  }
+
+  private renderNode(v: NodeId): void {
+    const ix = this.ix;
+    const node = ix.node(v);
+    const hops = this.state.depth === 2 ? 2 : 1;
+    const nb = this.eg.neighbourhood(v, hops, NEIGHBOURHOOD_CAP);
+    const callers = this.eg.callers(v);
+    const callees = this.eg.callees(v);
+    const qualified = qualifiedRef(ix, v);
+    const span = node.span ? `L${node.span.start_line}-${node.span.end_line}` : String(node.source_location ?? '');
+    const labels = (ix.g.doc.graph.community_labels ?? {}) as Record<string, string>;
+    const community = ix.community[v]!;
+    let inDeg = 0;
+    let outDeg = 0;
+    inDeg = ix.inOff[v + 1]! - ix.inOff[v]!;
+    outDeg = ix.outOff[v + 1]! - ix.outOff[v]!;
+    const edgeList = (refs: typeof callers, id: string) =>
+      el('ul', { class: 'list', id }, ...refs.slice(0, 200).map((r) => el('li', {}, this.nodeLink(r.other), el('span', { class: 'rel' }, ` ${sanitize(r.relation)} ${r.line}`))),
+        refs.length > 200 ? el('li', { class: 'kind' }, `+${refs.length - 200} more`) : null);
+    fill($('right'), 
+      el('h2', {}, String(node.kind ?? 'node')),
+      el('div', { id: 'node-title' }, el('strong', {}, sanitize(ix.label(v)))),
+      el('div', { class: 'file' }, `${sanitize(node.source_file ?? '')} ${span}`),
+      node.signature?.raw ? el('pre', { class: 'sig' }, sanitize(node.signature.raw, 400)) : null,
+      node.doc ? el('p', {}, sanitize(node.doc, 300)) : null,
+      el('div', { class: 'kind' }, `community: ${community < 0 ? 'none' : sanitize(labels[String(community)] ?? String(community))} · in ${inDeg} · out ${outDeg} · PageRank ${this.eg.pagerank[v]!.toExponential(2)}`),
+      el('div', { class: 'row' },
+        el('button', { class: 'act', id: 'copy-qualified', onclick: () => void navigator.clipboard?.writeText(qualified).then(() => ($('status').textContent = `Copied ${qualified}`), () => ($('status').textContent = qualified)) }, 'Copy qualified name'),
+        el('button', { class: 'act', onclick: () => this.go({ mode: 'node', node: node.id, depth: hops === 1 ? 2 : 1 }) }, hops === 1 ? 'Show 2 hops' : 'Show 1 hop'),
+        el('button', { class: 'act', onclick: () => this.go({ mode: 'path', node: node.id }) }, 'Path from here'),
+        el('button', { class: 'act', onclick: () => this.go({ mode: 'impact', node: node.id, depth: 2 }) }, 'Impact')),
+      el('code', { id: 'qualified' }, sanitize(qualified)),
+      el('h2', {}, `Callers (${callers.length})`), edgeList(callers, 'callers'),
+      el('h2', {}, `Callees (${callees.length})`), edgeList(callees, 'callees'),
+    );
+    fill($('left'), 
+      el('h2', {}, `Neighbourhood (${hops} hop${hops > 1 ? 's' : ''})`),
+      el('div', { class: 'kind' }, nb.capped ? `${nb.reached} nodes reached, ${nb.nodes.length} closest shown` : `${nb.nodes.length} nodes`),
+      el('ul', { class: 'list', id: 'neighbours' }, ...nb.nodes.filter((u) => u !== v).slice(0, 100).map((u) => el('li', {}, this.nodeLink(u)))),
+    );
+    const dist = new Map<NodeId, number>();
+    for (const u of nb.nodes) dist.set(u, u === v ? 0 : callers.some((r) => r.other === u) || callees.some((r) => r.other === u) ? 1 : hops);
+    this.view.setEdgeLabels(false);
+    this.view.show(nb.nodes.map((u) => this.viewNode(u, u === v ? 0 : (dist.get(u) ?? 1), u === v)), this.viewEdges(nb.edges), 'radial');
+    this.legend(this.communityLegend(nb.nodes), 'size = PageRank · click a node to move');
+    $('status').textContent = '';
+  }
+
+  private renderPath(s: NodeId, t: NodeId | undefined): void {
+    const ix = this.ix;
+    const pickEnd = el('button', { class: 'act', id: 'pick-end', onclick: () => { this.pickingPathEnd = true; $('search').focus(); $('status').textContent = 'Search the path end'; } }, t === undefined ? 'Choose the end…' : 'Change the end…');
+    const head = [el('h2', {}, 'Path'), el('div', {}, 'from ', this.nodeLink(s)), el('div', {}, 'to ', t === undefined ? el('span', { class: 'kind' }, '(none yet)') : this.nodeLink(t)), el('div', { class: 'row' }, pickEnd)];
+    this.pickingPathEnd = t === undefined;
+    if (t === undefined) {
+      fill($('right'), ...head, el('p', { class: 'kind' }, 'Search a symbol above to pick the end of the path.'));
+      this.view.show([this.viewNode(s, 0, true)], [], 'line');
+      return;
+    }
+    const path = timed(this.timings, 'path', () => this.eg.path(s, t));
+    if (!path) {
+      fill($('right'), ...head, el('p', { id: 'path-result' }, `No path between these symbols within 12 hops, in either direction.`));
+      this.view.show([this.viewNode(s, 0, true), this.viewNode(t, 1, true)], [], 'line');
+      return;
+    }
+    const steps = el('ol', { id: 'path-result' }, ...path.nodes.map((v, i) =>
+      el('li', {}, this.nodeLink(v), i < path.hops.length ? el('div', { class: 'rel' }, `${path.hops[i]!.reversed ? '←' : '→'} ${sanitize(path.hops[i]!.relation)}`) : null)));
+    fill($('right'), ...head, el('div', { class: 'kind' }, `${path.hops.length} hop${path.hops.length === 1 ? '' : 's'}${path.directed ? '' : ' (ignoring direction)'}`), steps);
+    this.view.setEdgeLabels(true);
+    this.view.show(path.nodes.map((v, i) => this.viewNode(v, i, true)), this.viewEdges(path.hops.map((h) => h.edge), '#f0b429'), 'line');
+    this.legend([['#f0b429', 'path edges (label = relation)']]);
+    $('status').textContent = `path in ${this.timings.path!.toFixed(1)} ms`;
+    void ix;
+  }
+
+  private renderImpact(v: NodeId, depth: number): void {
+    const impact = timed(this.timings, 'impact', () => this.eg.impact(v, depth));
+    const depthButtons = [1, 2, 3, 4, 5].map((d) => el('button', { class: 'act' + (d === depth ? ' on' : ''), onclick: () => this.go({ mode: 'impact', node: this.ix.node(v).id, depth: d }) }, String(d)));
+    fill($('right'), 
+      el('h2', {}, 'Impact'), el('div', {}, 'if ', this.nodeLink(v), ' changes'),
+      el('div', { class: 'row' }, 'depth', ...depthButtons),
+      el('div', { id: 'impact-total' }, `${impact.total} dependent${impact.total === 1 ? '' : 's'} within ${depth} hop${depth === 1 ? '' : 's'}`),
+      ...impact.byDepth.flatMap((level, i) => level.length ? [
+        el('h2', {}, `${i + 1} hop${i ? 's' : ''} (${level.length})`),
+        el('ul', { class: 'list impact-level', 'data-depth': i + 1 }, ...level.slice(0, 300).map((h) => el('li', {}, this.nodeLink(h.node), el('span', { class: 'rel' }, ` via ${sanitize(h.relation)}`))),
+          level.length > 300 ? el('li', { class: 'kind' }, `+${level.length - 300} more`) : null),
+      ] : []),
+    );
+    const shown: ViewNode[] = [this.viewNode(v, 0, true)];
+    const ids: NodeId[] = [v];
+    for (let d = 0; d < impact.byDepth.length && shown.length < IMPACT_CAP; d++) {
+      for (const h of impact.byDepth[d]!) {
+        if (shown.length >= IMPACT_CAP) break;
+        shown.push(this.viewNode(h.node, d + 1));
+        ids.push(h.node);
+      }
+    }
+    this.view.setEdgeLabels(false);
+    this.view.show(shown, this.viewEdges(this.eg.edgesAmong(ids)), 'radial');
+    this.legend([['#7a8294', 'ring = hops from the changed symbol']], impact.total > shown.length - 1 ? `${shown.length - 1} of ${impact.total} shown` : undefined);
+    fill($('left'), );
+    $('status').textContent = `impact in ${this.timings.impact!.toFixed(1)} ms`;
+  }
+}
+
+async function start(): Promise<void> {
+  const timings: Timings = {};
+  const t0 = performance.now();
+  try {
+    const inputs = await loadInputs();
+    const doc = timed(timings, 'decode', () => decode(inputs.graph));
+    const core = await Core.load({ bytes: inputs.wasm });
+    const ix = timed(timings, 'index', () => new GraphIndex(doc));
+    const g = core.graph({ n: ix.n, src: ix.g.src, dst: ix.g.dst, rel: ix.g.rel });
+    const eg = timed(timings, 'pagerank', () => new ExplorerGraph(ix, g));
+    const explorer = new Explorer(eg, timings);
+    $('loading').classList.add('hidden');
+    $('app').classList.remove('hidden');
+    timings.ready = performance.now() - t0;
+    explorer.render();
+    window.synaptic = { ready: true, nodes: ix.n, edges: ix.m, timings };
+  } catch (err) {
+    showError((err as Error).message || String(err));
+  }
+}
+
+void start();

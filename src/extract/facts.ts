@@ -1,0 +1,135 @@
+/**
+ * Per-file extraction facts: what one source file declares, imports, calls and references, before
+ * any cross-file resolution. Plain structured-cloneable data (workers post it; the pipeline caches
+ * it), independent of every other file, so an incremental update re-parses only changed files.
+ * Browser-safe.
+ */
+import type { NodeKey, NodeKind, Signature, Span, Visibility } from '../graph/model.ts';
+import type { LanguageId } from './languages.ts';
+
+/** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
+export const FACTS_VERSION = 1;
+
+/** A dotted type or name path as written, e.g. `['util', 'Router']`; generics and arrays stripped. */
+export type NamePath = string[];
+
+/**
+ * A callee/receiver expression, reduced to what name resolution needs.
+ * `id` a bare name; `this`/`super`; `mem` a member access `o.n`; `call` the result of calling `f`;
+ * `new` a constructed instance of type `t`; `unk` anything else (literal, computed, ...).
+ */
+export type Expr =
+  | { k: 'id'; n: string }
+  | { k: 'this' }
+  | { k: 'super' }
+  | { k: 'mem'; o: Expr; n: string }
+  | { k: 'call'; f: Expr }
+  | { k: 'new'; t: NamePath }
+  | { k: 'unk' };
+
+export interface BaseRef {
+  name: NamePath;
+  relation: 'extends' | 'implements' | 'inherits' | 'embeds' | 'mixes_in';
+  line: number;
+}
+
+export interface SymbolFact {
+  /** Stable node id: `<path>#<qualified.name>` (`~2`, `~3` for same-name overloads in one file). */
+  id: NodeKey;
+  name: string;
+  /** Dotted qualified name inside the file, e.g. `Router.add`. */
+  qname: string;
+  kind: NodeKind;
+  /** Index of the enclosing symbol in `FileFacts.symbols`, or -1 at top level. */
+  parent: number;
+  span: Span;
+  visibility?: Visibility;
+  /** Exported from its module (TS/JS `export`, Go capitalised, Python public top level, ...). */
+  exported: boolean;
+  /** TS/JS `export default`. */
+  isDefault?: boolean;
+  isStatic?: boolean;
+  isTest?: boolean;
+  signature?: Signature;
+  /** Return type as a name path, when annotated (used to type `f().g()` receivers). */
+  returns?: NamePath;
+  doc?: string;
+  bases?: BaseRef[];
+}
+
+/**
+ * One imported binding. `imported`: an exported name, `default`, `*` (whole module / namespace) or
+ * `` (side-effect import). `local`: the local binding name ('' when none). `reexport`: the binding
+ * is re-exported under `local` (`export { a as b } from`, `export * from` has imported `*`, local ``).
+ */
+export interface ImportFact {
+  module: string;
+  imported: string;
+  local: string;
+  line: number;
+  reexport?: boolean;
+  typeOnly?: boolean;
+  /** Symbol index the import sits in (Python imports inside functions), -1 for file level. */
+  scope: number;
+}
+
+/** `export { local as exported }` without a source module; `export default <local>`. */
+export interface ExportFact {
+  local: string;
+  exported: string;
+  line: number;
+}
+
+export interface CallFact {
+  /** Enclosing symbol index (innermost named function/method/class), -1 for top-level code. */
+  scope: number;
+  line: number;
+  callee: Expr;
+  /** `new X()` / constructor call, `super(...)` call, or an ordinary call. */
+  form: 'call' | 'new' | 'super';
+}
+
+/** A local variable / parameter / field binding with what is known of its type. */
+export interface BindingFact {
+  /** Function (parameter, local) or type (field) symbol index; -1 for module-level variables. */
+  scope: number;
+  name: string;
+  type?: NamePath;
+  value?: Expr;
+  /** Field of the type `scope` (TS class field, constructor parameter property, `this.x =`). */
+  field?: boolean;
+}
+
+export interface TypeRefFact {
+  scope: number;
+  name: NamePath;
+  line: number;
+}
+
+export interface HazardFact {
+  kind: 'dynamic_call' | 'eval' | 'dynamic_import' | 'reflection' | 'computed_member';
+  scope: number;
+  line: number;
+  text: string;
+  /** String-literal member or symbol name looked up by name, when there is one. */
+  key?: string;
+}
+
+export interface FileFacts {
+  path: string;
+  language: LanguageId;
+  factsVersion: number;
+  lines: number;
+  /** Id of the file node (the path itself). */
+  fileId: NodeKey;
+  isTest: boolean;
+  /** Package / namespace the file declares (Go package, Java/C#/PHP namespace, ...). */
+  packageName?: string;
+  symbols: SymbolFact[];
+  imports: ImportFact[];
+  exports: ExportFact[];
+  calls: CallFact[];
+  bindings: BindingFact[];
+  typeRefs: TypeRefFact[];
+  hazards: HazardFact[];
+}

@@ -1,0 +1,205 @@
+/**
+ * One source file -> FileFacts. Runs inside worker threads: a pure function of (path, source,
+ * language); the parser and the compiled tags query of each language are created once per thread
+ * and reused. The tags query finds definitions, calls and statements; the language's `LangSpec`
+ * reads the details. Cost: one parse, one query pass, O(captures * nesting depth).
+ */
+import type { Node } from 'web-tree-sitter';
+import type { NodeKind, Span } from '../graph/model.ts';
+import {
+  FACTS_VERSION, type CallFact, type FileFacts, type HazardFact, type SymbolFact, type TypeRefFact,
+} from './facts.ts';
+import type { LanguageId } from './languages.ts';
+import { specFor } from './lang/index.ts';
+import type { DefInfo, Sink } from './lang/spec.ts';
+import { runtimeFor } from './parser.ts';
+import { isTestPath, isTestSymbolName } from './test-paths.ts';
+
+const KINDS: ReadonlyMap<string, NodeKind> = new Map<string, NodeKind>([
+  ['function', 'function'], ['method', 'method'], ['constructor', 'constructor'], ['class', 'class'],
+  ['struct', 'struct'], ['interface', 'interface'], ['trait', 'trait'], ['enum', 'enum'], ['type', 'type_alias'],
+  ['module', 'module'], ['namespace', 'namespace'], ['package', 'package'], ['constant', 'constant'],
+  ['variable', 'variable'], ['field', 'field'],
+]);
+const TYPE_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum']);
+const HEADER_KINDS: ReadonlySet<NodeKind> = new Set(['function', 'method', 'constructor']);
+
+interface Item { cap: string; node: Node; callee: Node | undefined }
+
+/**
+ * Extracts the facts of one file. Throws `Error("Cannot parse ...")` when the grammar yields no
+ * tree; a tree with syntax errors still yields the facts of its well-formed parts.
+ */
+export async function extractFileFacts(input: { path: string; source: string; language: LanguageId }): Promise<FileFacts> {
+  const { path, source, language } = input;
+  const rt = await runtimeFor(language);
+  const tree = rt.parser.parse(source);
+  if (!tree) throw new Error(`Cannot parse "${path}": the ${language} parser returned no tree`);
+  try {
+    return collect(path, source, language, tree.rootNode, rt.query.matches(tree.rootNode));
+  } finally {
+    tree.delete();
+  }
+}
+
+function spanOf(node: Node): Span {
+  return {
+    start_line: node.startPosition.row + 1, start_col: node.startPosition.column,
+    end_line: node.endPosition.row + 1, end_col: node.endPosition.column,
+  };
+}
+
+function collect(
+  path: string, source: string, language: LanguageId, root: Node,
+  matches: { captures: { name: string; node: Node }[] }[],
+): FileFacts {
+  const spec = specFor(language);
+  const rawDefs: { node: Node; nameNode: Node; kind: NodeKind }[] = [];
+  const items: Item[] = [];
+  const seenDef = new Set<number>();
+  for (const m of matches) {
+    let main: { name: string; node: Node } | undefined;
+    let name: Node | undefined;
+    let callee: Node | undefined;
+    for (const c of m.captures) {
+      if (c.name === 'name') name = c.node;
+      else if (c.name === 'callee') callee = c.node;
+      else if (c.name.charCodeAt(0) !== 95 /* _ */) main = c;
+    }
+    if (!main) continue;
+    if (main.name.startsWith('definition.')) {
+      const kind = KINDS.get(main.name.slice(11));
+      if (!kind || !name || seenDef.has(main.node.id)) continue;
+      seenDef.add(main.node.id);
+      rawDefs.push({ node: main.node, nameNode: name, kind });
+    } else {
+      items.push({ cap: main.name, node: main.node, callee });
+    }
+  }
+
+  // Definitions in document order, outer before inner; parents by a containment stack.
+  rawDefs.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+  const defs: DefInfo[] = [];
+  const names: string[] = [];
+  const stack: number[] = [];
+  for (const raw of rawDefs) {
+    while (stack.length && defs[stack[stack.length - 1]!]!.node.endIndex < raw.node.endIndex) stack.pop();
+    const parent = stack.length ? stack[stack.length - 1]! : -1;
+    const def: DefInfo = { node: raw.node, nameNode: raw.nameNode, kind: raw.kind, parent, parentKind: parent >= 0 ? defs[parent]!.kind : null };
+    if (def.kind === 'function' && def.parentKind && TYPE_LIKE.has(def.parentKind)) def.kind = 'method';
+    let name = raw.nameNode.text;
+    if (spec.refineDef) {
+      const r = spec.refineDef(def);
+      if (!r) continue;
+      def.kind = r.kind;
+      if (r.name) name = r.name;
+    }
+    defs.push(def);
+    names.push(name);
+    stack.push(defs.length - 1);
+  }
+
+  const fileIsTest = isTestPath(path);
+  const symbols: SymbolFact[] = [];
+  const qcount = new Map<string, number>();
+  for (let i = 0; i < defs.length; i++) {
+    const def = defs[i]!;
+    const name = names[i]!;
+    const qname = def.parent >= 0 ? `${symbols[def.parent]!.qname}.${name}` : name;
+    const n = (qcount.get(qname) ?? 0) + 1;
+    qcount.set(qname, n);
+    const vis = spec.visibility(def, name);
+    const sym: SymbolFact = {
+      id: n === 1 ? `${path}#${qname}` : `${path}#${qname}~${n}`,
+      name, qname, kind: def.kind, parent: def.parent, span: spanOf(def.node),
+      visibility: vis.visibility, exported: vis.exported,
+    };
+    if (vis.isDefault) sym.isDefault = true;
+    if (vis.isStatic) sym.isStatic = true;
+    const sig = spec.signature(def, source);
+    if (sig) {
+      const { returnPath, ...signature } = sig;
+      sym.signature = HEADER_KINDS.has(def.kind) ? signature : { params: [], raw: signature.raw };
+      if (returnPath) sym.returns = returnPath;
+    }
+    const doc = spec.doc(def);
+    if (doc) sym.doc = doc;
+    if (fileIsTest && HEADER_KINDS.has(def.kind) && isTestSymbolName(name)) sym.isTest = true;
+    symbols.push(sym);
+  }
+
+  // Innermost definition containing [s, e); `skip` excludes a definition node itself.
+  const starts = defs.map((d) => d.node.startIndex);
+  const enclosing = (node: Node, skipSelf: boolean): number => {
+    const s = node.startIndex;
+    const e = node.endIndex;
+    let lo = 0;
+    let hi = starts.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! <= s) { at = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    while (at >= 0) {
+      const d = defs[at]!.node;
+      if (d.endIndex >= e && !(skipSelf && d.startIndex === s && d.endIndex === e)) return at;
+      at = defs[at]!.parent;
+    }
+    return -1;
+  };
+
+  const calls: CallFact[] = [];
+  const typeRefs: TypeRefFact[] = [];
+  const hazards: HazardFact[] = [];
+  let scope = -1;
+  const sink: Sink = {
+    imports: [], exports: [], bindings: [],
+    hazard(kind, node, key) {
+      const text = node.text;
+      const h: HazardFact = { kind, scope, line: node.startPosition.row + 1, text: text.length > 80 ? text.slice(0, 80) + '…' : text };
+      if (key !== undefined) h.key = key;
+      hazards.push(h);
+    },
+  };
+  const defNameIds = new Set(defs.map((d) => d.nameNode.id));
+  for (const it of items) {
+    const cap = it.cap;
+    if (cap === 'reference.call' || cap === 'reference.new') {
+      scope = enclosing(it.node, false);
+      const callee = it.callee ?? it.node;
+      if (spec.specialCall?.(it.node, callee, sink)) continue;
+      const e = spec.expr(callee, 0);
+      calls.push({
+        scope, line: it.node.startPosition.row + 1, callee: e,
+        form: cap === 'reference.new' ? 'new' : e.k === 'super' ? 'super' : 'call',
+      });
+    } else if (cap === 'reference.type') {
+      if (defNameIds.has(it.node.id)) continue;
+      const p = it.node.parent;
+      if (p && p.type === it.node.type) continue; // inner part of a nested type name
+      const path = spec.typePath(it.node);
+      if (path) typeRefs.push({ scope: enclosing(it.node, false), name: path, line: it.node.startPosition.row + 1 });
+    } else if (cap.startsWith('reference.')) {
+      const rel = cap.slice(10);
+      if (rel !== 'extends' && rel !== 'implements' && rel !== 'inherits' && rel !== 'embeds' && rel !== 'mixes_in') continue;
+      const owner = enclosing(it.node, false);
+      const path = spec.typePath(it.node);
+      if (owner < 0 || !path) continue;
+      (symbols[owner]!.bases ??= []).push({ name: path, relation: rel, line: it.node.startPosition.row + 1 });
+    } else {
+      scope = enclosing(it.node, true);
+      spec.statement(cap, it.node, scope, sink, defs);
+    }
+  }
+
+  const facts: FileFacts = {
+    path, language, factsVersion: FACTS_VERSION,
+    lines: root.endPosition.row + 1,
+    fileId: path, isTest: fileIsTest,
+    symbols, imports: sink.imports, exports: sink.exports, calls, bindings: sink.bindings,
+    typeRefs, hazards,
+  };
+  const pkg = spec.packageName?.(root);
+  if (pkg) facts.packageName = pkg;
+  return facts;
+}

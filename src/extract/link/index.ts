@@ -1,0 +1,174 @@
+/**
+ * Cross-file linking: every file's facts -> graph nodes and links. Deterministic (files are sorted
+ * by path first, output is sorted) and O(total facts): each call site is resolved once through the
+ * memoised `Resolver`. Unresolvable calls are counted per file, never dropped silently; calls with
+ * several plausible targets become AMBIGUOUS links to at most `AMBIGUOUS_CAP` candidates.
+ */
+import type { Confidence, GraphLink, GraphNode, HazardSite, NodeKey } from '../../graph/model.ts';
+import type { CallFact, FileFacts } from '../facts.ts';
+import type { ProjectContext } from '../project-context.ts';
+import { Resolver, type Resolved } from './resolver.ts';
+
+export const AMBIGUOUS_CAP = 4;
+const SCORE: Record<Confidence, number> = { EXTRACTED: 1, INFERRED: 0.8, AMBIGUOUS: 0.3 };
+const CTOR_NAMES = new Set(['constructor', '__init__', 'initialize', '__construct', 'new']);
+
+export interface LinkResult {
+  nodes: GraphNode[];
+  links: GraphLink[];
+  hazards: HazardSite[];
+  unresolvedCalls: Record<string, number>;
+}
+
+function basename(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+/** Links all files' facts into graph nodes and links (community unset). */
+export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResult {
+  const files = [...input].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const R = new Resolver(files, context);
+  const nodes: GraphNode[] = [];
+  const links: GraphLink[] = [];
+  const hazards: HazardSite[] = [];
+  const unresolvedCalls: Record<string, number> = {};
+  const seen = new Set<string>();
+  const idOf = (f: number, i: number): NodeKey => (i < 0 ? files[f]!.fileId : files[f]!.symbols[i]!.id);
+
+  const add = (source: NodeKey, target: NodeKey, relation: string, confidence: Confidence, file: string, line: number, score?: number): void => {
+    if (source === target && relation !== 'calls') return;
+    const key = `${source}\0${target}\0${relation}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    links.push({ source, target, relation, confidence, confidence_score: score ?? SCORE[confidence], source_file: file, source_location: `L${line}` });
+  };
+
+  // Global by-name index for dynamic_ref (string keys naming a unique symbol).
+  const byName = new Map<string, NodeKey[]>();
+
+  files.forEach((f) => {
+    nodes.push({
+      id: f.fileId, label: basename(f.path), file_type: 'code', source_file: f.path, source_location: 'L1',
+      kind: 'file', language: f.language, ...(f.isTest ? { is_test: true } : {}), lines: f.lines,
+    });
+    for (const s of f.symbols) {
+      const n: GraphNode = {
+        id: s.id, label: s.qname, file_type: 'code', source_file: f.path, source_location: `L${s.span.start_line}`,
+        kind: s.kind, span: s.span, language: f.language, name: s.name,
+      };
+      if (s.visibility) n.visibility = s.visibility;
+      if (s.signature) n.signature = s.signature;
+      if (s.doc) n.doc = s.doc;
+      if (s.isTest) n.is_test = true;
+      if (s.exported) n.exported = true;
+      nodes.push(n);
+      const l = byName.get(s.name);
+      if (l) l.push(s.id); else byName.set(s.name, [s.id]);
+    }
+  });
+
+  for (let fi = 0; fi < files.length; fi++) {
+    const f = files[fi]!;
+    const syms = f.symbols;
+    const path = f.path;
+    // Structure.
+    for (const s of syms) {
+      if (s.parent < 0) add(f.fileId, s.id, 'contains', 'EXTRACTED', path, s.span.start_line);
+      else {
+        const p = syms[s.parent]!;
+        const rel = R.isTypeLike(fi, s.parent) && (s.kind === 'method' || s.kind === 'constructor' || s.kind === 'field') ? 'method' : 'contains';
+        add(p.id, s.id, rel, 'EXTRACTED', path, s.span.start_line);
+      }
+    }
+    // Imports.
+    for (const imp of f.imports) {
+      const target = R.modules.resolve(fi, imp.module);
+      if (target === null) continue;
+      add(f.fileId, files[target]!.fileId, imp.reexport ? 're_exports' : 'imports', 'EXTRACTED', path, imp.line);
+      if (imp.imported && imp.imported !== '*') {
+        const r = R.importValue(fi, { ...imp, reexport: false });
+        if (r && r.v.t === 'sym') add(f.fileId, idOf(r.v.f, r.v.i), 'imports_from', r.inf ? 'INFERRED' : 'EXTRACTED', path, imp.line);
+      }
+    }
+    // Inheritance.
+    syms.forEach((s, i) => {
+      for (const b of s.bases ?? []) {
+        const t = R.resolveType(fi, s.parent, b.name);
+        if (t) add(s.id, idOf(t[0], t[1]), b.relation, 'EXTRACTED', path, b.line);
+        void i;
+      }
+    });
+    // Type references.
+    for (const t of f.typeRefs) {
+      const r = R.resolveType(fi, t.scope, t.name);
+      if (r) add(t.scope >= 0 ? syms[t.scope]!.id : f.fileId, idOf(r[0], r[1]), 'references', 'EXTRACTED', path, t.line);
+    }
+    // Calls.
+    let unresolved = 0;
+    for (const c of f.calls) {
+      const caller = c.scope >= 0 ? syms[c.scope]!.id : f.fileId;
+      const targets = resolveCall(R, fi, c);
+      if (!targets) { unresolved++; continue; }
+      for (const t of targets.ids) {
+        add(caller, t.id, t.rel, targets.conf, path, c.line, targets.conf === 'AMBIGUOUS' ? SCORE.AMBIGUOUS / targets.ids.length : undefined);
+        if (f.isTest && t.rel === 'calls' && !t.testTarget) add(caller, t.id, 'tests', targets.conf, path, c.line);
+      }
+    }
+    if (unresolved) unresolvedCalls[path] = unresolved;
+    // Hazards and dynamic_ref.
+    for (const h of f.hazards) {
+      const scope = h.scope >= 0 ? syms[h.scope]!.id : f.fileId;
+      hazards.push({ kind: h.kind, scope, source_file: path, source_location: `L${h.line}`, text: h.text });
+      if (h.key && h.kind !== 'dynamic_import') {
+        const cands = byName.get(h.key);
+        if (cands && cands.length === 1) add(scope, cands[0]!, 'dynamic_ref', 'INFERRED', path, h.line, 0.3);
+      }
+    }
+  }
+
+  nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  links.sort((a, b) => cmp(a.source, b.source) || cmp(a.target, b.target) || cmp(a.relation, b.relation));
+  return { nodes, links, hazards, unresolvedCalls };
+
+  function resolveCall(r: Resolver, f: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence } | null {
+    const target = (fi2: number, i: number, rel = 'calls') => ({ id: idOf(fi2, i), rel, testTarget: files[fi2]!.isTest });
+    if (c.form === 'super') {
+      const t = r.enclosingType(f, c.scope);
+      const base = t >= 0 ? r.bases(f, t)[0] : undefined;
+      if (!base) return null;
+      const ctor = constructorOf(r, base[0], base[1]);
+      return ctor ? { ids: [target(ctor[0], ctor[1])], conf: 'INFERRED' } : null;
+    }
+    const v: Resolved | null = r.typeOf(f, c.scope, c.callee);
+    if (!v || v.v.t === 'ext' || v.v.t === 'mod' || v.v.t === 'pkg') return null;
+    if (v.v.t === 'inst') return null; // calling an instance (functor): unknown
+    const conf: Confidence = v.inf ? 'INFERRED' : 'EXTRACTED';
+    const vf = v.v.f;
+    const vi = v.v.i;
+    if (r.isCallable(vf, vi)) return c.form === 'new' ? null : { ids: [target(vf, vi)], conf };
+    if (r.isTypeLike(vf, vi)) {
+      const ctor = constructorOf(r, vf, vi);
+      return { ids: [ctor ? target(ctor[0], ctor[1]) : target(vf, vi, 'instantiates')], conf };
+    }
+    return null;
+  }
+}
+
+function constructorOf(r: Resolver, f: number, i: number): [number, number] | null {
+  const seen = new Set<number>();
+  let cur: [number, number] | undefined = [f, i];
+  while (cur && !seen.has(cur[0] * 1048576 + cur[1])) {
+    seen.add(cur[0] * 1048576 + cur[1]);
+    const syms = r.files[cur[0]]!.symbols;
+    for (let k = cur[1] + 1; k < syms.length && syms[k]!.span.start_line <= syms[cur[1]]!.span.end_line; k++) {
+      const s = syms[k]!;
+      if (s.parent === cur[1] && (s.kind === 'constructor' || (s.kind === 'method' && CTOR_NAMES.has(s.name)))) return [cur[0], k];
+    }
+    cur = r.bases(cur[0], cur[1])[0];
+  }
+  return null;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,466 @@
+/**
+ * Name and type resolution over all files' facts: scopes, imports/re-exports, receivers typed by
+ * annotations, constructors, return types and fields, `this`/`super` with inheritance, package
+ * scopes (Go folders, Java/C#/PHP namespaces) and, for languages without import-level precision,
+ * a global by-name index. Every lookup is memoised or depth-bounded: linking stays O(total facts).
+ */
+import type { NodeKind } from '../../graph/model.ts';
+import type { BindingFact, Expr, FileFacts, ImportFact, NamePath, SymbolFact } from '../facts.ts';
+import type { LanguageId } from '../languages.ts';
+import { dirOf, type ProjectContext } from '../project-context.ts';
+import { ModuleResolver } from './modules.ts';
+
+/** A resolved value: a symbol, an instance of a type symbol, a module (file), a package, or external. */
+export type Value =
+  | { t: 'sym'; f: number; i: number }
+  | { t: 'inst'; f: number; i: number }
+  | { t: 'mod'; f: number }
+  | { t: 'pkg'; key: string }
+  | { t: 'ext' };
+
+export interface Resolved {
+  v: Value;
+  /** True when types or receivers were involved (INFERRED rather than EXTRACTED). */
+  inf: boolean;
+}
+
+const TYPE_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum']);
+const CONTAINER: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'namespace', 'module', 'package']);
+const CALLABLE: ReadonlySet<NodeKind> = new Set(['function', 'method', 'constructor']);
+/** Languages where a bare name inside a method may be a member of the enclosing type. */
+const IMPLICIT_THIS: ReadonlySet<LanguageId> = new Set(['java', 'csharp', 'cpp', 'c', 'ruby']);
+/** Languages resolved through a global by-name index when scopes and imports do not decide. */
+const GLOBAL_NAMES: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'ruby', 'php']);
+const MAX_DEPTH = 12;
+
+interface FileIndex {
+  facts: FileFacts;
+  /** name -> first symbol index, per parent (-1 = top level). */
+  members: Map<number, Map<string, number>>;
+  /** scope -> name -> bindings (non-field). */
+  locals: Map<number, Map<string, BindingFact[]>>;
+  /** type symbol -> field name -> bindings. */
+  fields: Map<number, Map<string, BindingFact[]>>;
+  /** scope -> local name -> import (scope -1 = file level). */
+  imports: Map<number, Map<string, ImportFact>>;
+  exportsByName: Map<string, string>;
+  reexports: ImportFact[];
+  pkgKey: string | null;
+}
+
+function pushMap<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k);
+  if (l) l.push(v); else m.set(k, [v]);
+}
+
+export class Resolver {
+  readonly idx: FileIndex[];
+  readonly modules: ModuleResolver;
+  /** package key -> name -> [file, symbol] (top-level symbols of the package's files). */
+  private readonly packages = new Map<string, Map<string, [number, number][]>>();
+  /** name -> [file, symbol] for the global-name languages (top-level and type members' types). */
+  private readonly globals = new Map<string, [number, number][]>();
+  private readonly exportMemo = new Map<string, Resolved | null>();
+  private readonly bindingMemo = new Map<BindingFact, Resolved | null>();
+  private readonly baseMemo = new Map<number, [number, number][]>();
+  private depth = 0;
+
+  constructor(readonly files: readonly FileFacts[], readonly ctx: ProjectContext) {
+    const byPath = new Map<string, number>();
+    files.forEach((f, i) => byPath.set(f.path, i));
+    this.modules = new ModuleResolver(files, byPath, ctx);
+    this.idx = files.map((f, fi) => this.indexFile(f, fi));
+  }
+
+  private indexFile(f: FileFacts, fi: number): FileIndex {
+    const members = new Map<number, Map<string, number>>();
+    f.symbols.forEach((s, i) => {
+      let m = members.get(s.parent);
+      if (!m) members.set(s.parent, (m = new Map()));
+      if (!m.has(s.name)) m.set(s.name, i);
+    });
+    const locals = new Map<number, Map<string, BindingFact[]>>();
+    const fields = new Map<number, Map<string, BindingFact[]>>();
+    for (const b of f.bindings) {
+      const target = b.field ? fields : locals;
+      let m = target.get(b.scope);
+      if (!m) target.set(b.scope, (m = new Map()));
+      pushMap(m, b.name, b);
+    }
+    const imports = new Map<number, Map<string, ImportFact>>();
+    const reexports: ImportFact[] = [];
+    for (const imp of f.imports) {
+      if (imp.reexport) { reexports.push(imp); continue; }
+      if (!imp.local) continue;
+      let m = imports.get(imp.scope);
+      if (!m) imports.set(imp.scope, (m = new Map()));
+      if (!m.has(imp.local)) m.set(imp.local, imp);
+    }
+    const exportsByName = new Map<string, string>();
+    for (const e of f.exports) if (!exportsByName.has(e.exported)) exportsByName.set(e.exported, e.local);
+    const pkgKey = this.packageKey(f);
+    if (pkgKey) {
+      let m = this.packages.get(pkgKey);
+      if (!m) this.packages.set(pkgKey, (m = new Map()));
+      f.symbols.forEach((s, i) => {
+        const p = s.parent;
+        if (p === -1 || (p >= 0 && (f.symbols[p]!.kind === 'namespace' || f.symbols[p]!.kind === 'package'))) pushMap(m!, s.name, [fi, i]);
+      });
+    }
+    if (GLOBAL_NAMES.has(f.language)) {
+      f.symbols.forEach((s, i) => {
+        const p = s.parent;
+        if (p === -1 || (p >= 0 && !CALLABLE.has(f.symbols[p]!.kind) && (TYPE_LIKE.has(s.kind) || !TYPE_LIKE.has(f.symbols[p]!.kind)))) pushMap(this.globals, s.name, [fi, i]);
+      });
+    }
+    return { facts: f, members, locals, fields, imports, exportsByName, reexports, pkgKey };
+  }
+
+  private packageKey(f: FileFacts): string | null {
+    switch (f.language) {
+      case 'go': return `go:${dirOf(f.path)}`;
+      case 'java': case 'csharp': case 'php': return f.packageName ? `${f.language === 'csharp' ? 'cs' : f.language}:${f.packageName}` : null;
+      default: return null;
+    }
+  }
+
+  sym(f: number, i: number): SymbolFact {
+    return this.files[f]!.symbols[i]!;
+  }
+
+  /** Symbols of a package key (Go folder, Java package, ...) with a name. */
+  packageMembers(key: string, name: string): [number, number][] {
+    return this.packages.get(key)?.get(name) ?? [];
+  }
+
+  globalsNamed(name: string): [number, number][] {
+    return this.globals.get(name) ?? [];
+  }
+
+  /** The innermost type symbol enclosing a scope, or -1. */
+  enclosingType(f: number, scope: number): number {
+    const syms = this.files[f]!.symbols;
+    for (let s = scope; s >= 0; s = syms[s]!.parent) if (TYPE_LIKE.has(syms[s]!.kind)) return s;
+    return -1;
+  }
+
+  // ---------------------------------------------------------------- names
+
+  /** Resolves a bare name as seen from `scope` in file `f`. */
+  resolveName(f: number, scope: number, name: string): Resolved | null {
+    if (this.depth > MAX_DEPTH) return null;
+    this.depth++;
+    try {
+      return this.resolveNameInner(f, scope, name);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private resolveNameInner(f: number, scope: number, name: string): Resolved | null {
+    const fx = this.idx[f]!;
+    const syms = fx.facts.symbols;
+    const lang = fx.facts.language;
+    for (let s = scope; s >= 0; s = syms[s]!.parent) {
+      const kind = syms[s]!.kind;
+      const typeScope = TYPE_LIKE.has(kind);
+      if (!typeScope) {
+        const b = fx.locals.get(s)?.get(name);
+        if (b) {
+          const r = this.bindingValue(f, b[b.length - 1]!);
+          if (r) return r;
+        }
+        const imp = fx.imports.get(s)?.get(name);
+        if (imp) return this.importValue(f, imp);
+        const child = fx.members.get(s)?.get(name);
+        if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: false };
+      } else if (IMPLICIT_THIS.has(lang)) {
+        const m = this.member(f, s, name, false, new Set());
+        if (m) return { v: m.v, inf: true };
+      }
+      if (syms[s]!.name === name && (CONTAINER.has(kind) || CALLABLE.has(kind))) return { v: { t: 'sym', f, i: s }, inf: false };
+    }
+    const top = fx.members.get(-1)?.get(name);
+    if (top !== undefined) return { v: { t: 'sym', f, i: top }, inf: false };
+    const b = fx.locals.get(-1)?.get(name);
+    if (b) {
+      const r = this.bindingValue(f, b[b.length - 1]!);
+      if (r) return r;
+    }
+    const imp = fx.imports.get(-1)?.get(name);
+    if (imp) return this.importValue(f, imp);
+    if (fx.pkgKey) {
+      const list = this.packageMembers(fx.pkgKey, name);
+      if (list.length) return { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: false };
+    }
+    return null;
+  }
+
+  /** What a binding (local, parameter, field) holds: its annotated type, else its value's type. */
+  bindingValue(f: number, b: BindingFact): Resolved | null {
+    if (this.bindingMemo.has(b)) return this.bindingMemo.get(b)!;
+    this.bindingMemo.set(b, null); // cycle guard
+    let r: Resolved | null = null;
+    if (b.type) {
+      const t = this.resolveType(f, b.scope, b.type);
+      if (t) r = { v: { t: 'inst', f: t[0], i: t[1] }, inf: true };
+    }
+    if (!r && b.value) {
+      const v = this.typeOf(f, b.scope, b.value);
+      if (v) r = { v: v.v, inf: v.inf || b.value.k !== 'id' };
+    }
+    this.bindingMemo.set(b, r);
+    return r;
+  }
+
+  /** A type name path -> type (or alias) symbol. */
+  resolveType(f: number, scope: number, path: NamePath): [number, number] | null {
+    let r = this.resolveName(f, scope, path[0]!);
+    for (let k = 1; r && k < path.length; k++) r = this.memberOf(r.v, path[k]!);
+    if (!r || (r.v.t !== 'sym')) return null;
+    const s = this.sym(r.v.f, r.v.i);
+    if (s.kind === 'type_alias' || TYPE_LIKE.has(s.kind) || s.kind === 'namespace' || s.kind === 'module') return [r.v.f, r.v.i];
+    return null;
+  }
+
+  importValue(f: number, imp: ImportFact): Resolved | null {
+    const target = this.modules.resolve(f, imp.module);
+    if (target === null) return this.foreignImport(f, imp);
+    if (imp.imported === '*' || imp.imported === '') return { v: { t: 'mod', f: target }, inf: false };
+    return this.resolveExport(target, imp.imported, 0) ?? this.submodule(target, imp.imported);
+  }
+
+  /** Imports whose module is not a file: Go packages, Java/C# namespaces and classes, Rust paths. */
+  private foreignImport(f: number, imp: ImportFact): Resolved | null {
+    const lang = this.files[f]!.language;
+    if (lang === 'go') {
+      for (const m of this.ctx.goModules) {
+        if (imp.module === m.module || imp.module.startsWith(m.module + '/')) {
+          const dir = (m.dir ? m.dir + '/' : '') + imp.module.slice(m.module.length + 1);
+          return { v: { t: 'pkg', key: `go:${dir.replace(/\/$/, '')}` }, inf: false };
+        }
+      }
+      return { v: { t: 'ext' }, inf: false };
+    }
+    if (lang === 'java' || lang === 'csharp' || lang === 'php') {
+      const prefix = lang === 'csharp' ? 'cs' : lang;
+      if (imp.imported === '*') return this.packages.has(`${prefix}:${imp.module}`) ? { v: { t: 'pkg', key: `${prefix}:${imp.module}` }, inf: false } : { v: { t: 'ext' }, inf: false };
+      const list = this.packageMembers(`${prefix}:${imp.module}`, imp.imported);
+      if (list.length) return { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: false };
+      return { v: { t: 'ext' }, inf: false };
+    }
+    return { v: { t: 'ext' }, inf: false };
+  }
+
+  /** Python `from pkg import mod`: a submodule file of a package. */
+  private submodule(pkgFile: number, name: string): Resolved | null {
+    const f = this.files[pkgFile]!;
+    if (f.language !== 'python' || !f.path.endsWith('__init__.py')) return null;
+    const t = this.modules.resolve(pkgFile, `.${name}`);
+    return t === null ? null : { v: { t: 'mod', f: t }, inf: false };
+  }
+
+  /** An exported name of a module, following export lists, re-exports and `export *`. */
+  resolveExport(f: number, name: string, depth: number): Resolved | null {
+    const key = `${f}\0${name}`;
+    if (this.exportMemo.has(key)) return this.exportMemo.get(key)!;
+    if (depth > 16) return null;
+    this.exportMemo.set(key, null);
+    const r = this.resolveExportInner(f, name, depth);
+    this.exportMemo.set(key, r);
+    return r;
+  }
+
+  private resolveExportInner(f: number, name: string, depth: number): Resolved | null {
+    const fx = this.idx[f]!;
+    const lang = fx.facts.language;
+    const local = fx.exportsByName.get(name);
+    if (local !== undefined) {
+      const r = this.resolveName(f, -1, local);
+      if (r) return r;
+    }
+    const syms = fx.facts.symbols;
+    if (name === 'default') {
+      for (let i = 0; i < syms.length; i++) if (syms[i]!.isDefault) return { v: { t: 'sym', f, i }, inf: false };
+    }
+    const top = fx.members.get(-1)?.get(name);
+    if (top !== undefined && (syms[top]!.exported || !(lang === 'typescript' || lang === 'tsx' || lang === 'javascript'))) {
+      return { v: { t: 'sym', f, i: top }, inf: false };
+    }
+    for (const re of fx.reexports) {
+      if (re.local === name) {
+        const r = this.importValue(f, { ...re, reexport: false });
+        if (r) return r;
+      }
+    }
+    for (const re of fx.reexports) {
+      if (re.imported === '*' && re.local === '') {
+        const t = this.modules.resolve(f, re.module);
+        if (t === null) continue;
+        const r = this.resolveExport(t, name, depth + 1);
+        if (r) return r;
+      }
+    }
+    if (lang === 'python') {
+      // `from .x import y` in a package __init__ re-exports y; module-level bindings too.
+      const imp = fx.imports.get(-1)?.get(name);
+      if (imp) return this.importValue(f, imp);
+      const b = fx.locals.get(-1)?.get(name);
+      if (b) return this.bindingValue(f, b[b.length - 1]!);
+    }
+    if ((lang === 'typescript' || lang === 'tsx' || lang === 'javascript') && top !== undefined && fx.exportsByName.size === 0 && !syms.some((s) => s.exported)) {
+      // A script without ES exports (CommonJS / ambient declarations): its top level is the module.
+      return { v: { t: 'sym', f, i: top }, inf: true };
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- members and types
+
+  /** Base type symbols of a type (resolved once). */
+  bases(f: number, i: number): [number, number][] {
+    const key = f * 1048576 + i;
+    const hit = this.baseMemo.get(key);
+    if (hit) return hit;
+    this.baseMemo.set(key, []);
+    const out: [number, number][] = [];
+    const s = this.sym(f, i);
+    for (const b of s.bases ?? []) {
+      const t = this.resolveType(f, s.parent, b.name);
+      if (t) out.push(t);
+    }
+    this.baseMemo.set(key, out);
+    return out;
+  }
+
+  /**
+   * Member `name` of type symbol (f, i), searching bases; `instance` picks the instance view (fields
+   * typed by their annotation) over the static view. Returns the member symbol or a field's value.
+   */
+  member(f: number, i: number, name: string, instance: boolean, seen: Set<number>): Resolved | null {
+    const key = f * 1048576 + i;
+    if (seen.has(key) || seen.size > 32) return null;
+    seen.add(key);
+    const fx = this.idx[f]!;
+    const child = fx.members.get(i)?.get(name);
+    if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: seen.size > 1 };
+    const fields = fx.fields.get(i)?.get(name);
+    if (fields && instance) {
+      for (const b of fields) {
+        const r = this.bindingValue(f, b);
+        if (r) return { v: r.v, inf: true };
+      }
+    }
+    const s = this.sym(f, i);
+    if (s.kind === 'type_alias') return null;
+    for (const [bf, bi] of this.bases(f, i)) {
+      const r = this.member(bf, bi, name, instance, seen);
+      if (r) return { v: r.v, inf: true };
+    }
+    return null;
+  }
+
+  /** `v.name` for any value. */
+  memberOf(v: Value, name: string): Resolved | null {
+    switch (v.t) {
+      case 'mod':
+        return this.resolveExport(v.f, name, 0) ?? this.submodule(v.f, name);
+      case 'pkg': {
+        const list = this.packageMembers(v.key, name);
+        return list.length ? { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: false } : null;
+      }
+      case 'inst': {
+        const target = this.aliasTarget(v.f, v.i);
+        if (!target) return null;
+        const r = this.member(target[0], target[1], name, true, new Set());
+        return r ? { v: r.v, inf: true } : null;
+      }
+      case 'sym': {
+        const s = this.sym(v.f, v.i);
+        if (CONTAINER.has(s.kind)) {
+          const r = this.member(v.f, v.i, name, false, new Set());
+          return r ? { v: r.v, inf: r.inf } : null;
+        }
+        if (CALLABLE.has(s.kind) && (name === 'call' || name === 'apply')) return { v, inf: true };
+        return null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** A type alias `type A = B` resolves to B (one level per step, bounded). */
+  private aliasTarget(f: number, i: number): [number, number] | null {
+    let cur: [number, number] = [f, i];
+    for (let k = 0; k < 4; k++) {
+      const s = this.sym(cur[0], cur[1]);
+      if (s.kind !== 'type_alias') return cur;
+      const b = s.bases?.[0];
+      if (!b) return null;
+      const t = this.resolveType(cur[0], s.parent, b.name);
+      if (!t) return null;
+      cur = t;
+    }
+    return null;
+  }
+
+  /** The value an expression evaluates to, as far as static facts tell. */
+  typeOf(f: number, scope: number, e: Expr): Resolved | null {
+    if (this.depth > MAX_DEPTH) return null;
+    this.depth++;
+    try {
+      return this.typeOfInner(f, scope, e);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private typeOfInner(f: number, scope: number, e: Expr): Resolved | null {
+    switch (e.k) {
+      case 'id':
+        return this.resolveName(f, scope, e.n);
+      case 'this': {
+        const t = this.enclosingType(f, scope);
+        if (t < 0) return null;
+        const inStatic = scope >= 0 && this.sym(f, scope).isStatic;
+        return { v: { t: inStatic ? 'sym' : 'inst', f, i: t }, inf: true };
+      }
+      case 'super': {
+        const t = this.enclosingType(f, scope);
+        if (t < 0) return null;
+        const b = this.bases(f, t)[0];
+        return b ? { v: { t: 'inst', f: b[0], i: b[1] }, inf: true } : null;
+      }
+      case 'mem': {
+        const o = this.typeOf(f, scope, e.o);
+        if (!o) return null;
+        if (o.v.t === 'ext') return o;
+        const r = this.memberOf(o.v, e.n);
+        return r ? { v: r.v, inf: r.inf || o.inf } : null;
+      }
+      case 'call': {
+        const c = this.typeOf(f, scope, e.f);
+        if (!c || c.v.t !== 'sym') return c && c.v.t === 'ext' ? c : null;
+        const s = this.sym(c.v.f, c.v.i);
+        if (TYPE_LIKE.has(s.kind)) return { v: { t: 'inst', f: c.v.f, i: c.v.i }, inf: true }; // Python/Ruby-style construction
+        if (!s.returns) return null;
+        const t = this.resolveType(c.v.f, c.v.i, s.returns);
+        return t ? { v: { t: 'inst', f: t[0], i: t[1] }, inf: true } : null;
+      }
+      case 'new': {
+        const t = this.resolveType(f, scope, e.t);
+        return t ? { v: { t: 'inst', f: t[0], i: t[1] }, inf: true } : null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  isCallable(f: number, i: number): boolean {
+    return CALLABLE.has(this.sym(f, i).kind);
+  }
+
+  isTypeLike(f: number, i: number): boolean {
+    return TYPE_LIKE.has(this.sym(f, i).kind);
+  }
+}

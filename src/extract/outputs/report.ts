@@ -1,0 +1,205 @@
+import type { GraphDocument, GraphNode } from '../../graph/model.ts';
+import type { IndexedGraph } from '../../graph/indexed-graph.ts';
+import { relationId } from '../../graph/model.ts';
+import type { CommunityStats } from '../../graph/communities.ts';
+
+/**
+ * GRAPH_REPORT.md: a human- and agent-readable digest of a graph: counts and the confidence
+ * breakdown, god nodes (highest degree) with how many tests reach them, communities with labels,
+ * size and cohesion, surprising cross-community connections ranked by betweenness, questions worth
+ * asking the graph, and the files that failed to parse or were skipped. Browser-safe.
+ */
+
+export interface ReportInput {
+  doc: GraphDocument;
+  indexed: IndexedGraph;
+  communities: CommunityStats[];
+  /** Node betweenness per node index (approximate is fine). */
+  betweenness: Float64Array;
+  /** Partition algorithm, for the record. */
+  algorithm?: string;
+}
+
+/** Relations that carry code dependencies (not mere containment). */
+const DEPENDENCY_RELATIONS = new Set([
+  'calls', 'inherits', 'extends', 'implements', 'references', 'uses', 'tests', 'dynamic_ref', 'mixes_in', 'embeds',
+  'imports', 'imports_from', 're_exports', 'instantiates', 'invokes', 'overrides', 'depends_on',
+]);
+/** Relations followed backwards to find the tests that reach a node. */
+const TEST_REACH_RELATIONS = new Set(['calls', 'tests', 'references', 'uses', 'instantiates', 'invokes', 'dynamic_ref', 'extends', 'inherits', 'implements']);
+
+const GOD_NODES = 10;
+const SHOWN_COMMUNITIES = 20;
+const SURPRISES = 10;
+
+function md(text: unknown): string {
+  return String(text ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/`/g, "'");
+}
+
+function pct(part: number, whole: number): string {
+  return whole ? `${((100 * part) / whole).toFixed(1)}%` : '0%';
+}
+
+function nodeName(node: GraphNode): string {
+  return node.kind === 'file' ? node.id : `${node.label}`;
+}
+
+/** Count distinct test nodes from which `start` is reachable through dependency edges. */
+function testsReaching(ig: IndexedGraph, reverse: Uint32Array[], start: number): number {
+  const seen = new Uint8Array(ig.nodes.length);
+  const queue = [start];
+  seen[start] = 1;
+  let tests = 0;
+  for (let h = 0; h < queue.length; h++) {
+    const v = queue[h]!;
+    for (const e of reverse[v]!) {
+      const u = ig.src[e]!;
+      if (seen[u]) continue;
+      seen[u] = 1;
+      if (ig.nodes[u]!.is_test && ig.nodes[u]!.kind !== 'file') tests++;
+      queue.push(u);
+    }
+  }
+  return tests;
+}
+
+/** Render GRAPH_REPORT.md. */
+export function renderReport(input: ReportInput): string {
+  const { doc, indexed: ig, communities, betweenness } = input;
+  const meta = doc.graph;
+  const nodes = ig.nodes;
+  const out: string[] = [];
+  out.push(`# Graph report: ${md(meta.name ?? 'repository')}`, '');
+  out.push(`Extractor ${md(meta.extractor_version ?? '?')}; commit ${doc.built_at_commit ? '`' + doc.built_at_commit + '`' : '(none)'}.`, '');
+
+  // Summary
+  const kinds = new Map<string, number>();
+  for (const n of nodes) kinds.set(n.kind, (kinds.get(n.kind) ?? 0) + 1);
+  const relations = new Map<string, number>();
+  const confidence = { EXTRACTED: 0, INFERRED: 0, AMBIGUOUS: 0 } as Record<string, number>;
+  for (const l of doc.links) {
+    relations.set(String(l.relation), (relations.get(String(l.relation)) ?? 0) + 1);
+    confidence[l.confidence] = (confidence[l.confidence] ?? 0) + 1;
+  }
+  const m = doc.links.length;
+  const unresolved = Object.values(meta.unresolved_calls ?? {}).reduce((a, b) => a + b, 0);
+  const failed = Object.entries(meta.failed_files ?? {});
+  const skipped = Object.entries(meta.skipped_files ?? {});
+  const languages = Object.entries(meta.languages ?? {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  out.push('## Summary', '');
+  out.push(`- Files: ${kinds.get('file') ?? 0} (${languages.map(([l, c]) => `${l} ${c}`).join(', ') || 'none'})`);
+  out.push(`- Nodes: ${nodes.length} (${[...kinds.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, c]) => `${k} ${c}`).join(', ')})`);
+  out.push(`- Edges: ${m} (${[...relations.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, c]) => `${r} ${c}`).join(', ')})`);
+  out.push(`- Communities: ${communities.length}${input.algorithm ? ` (${input.algorithm})` : ''}`);
+  out.push(`- Confidence: EXTRACTED ${confidence.EXTRACTED} (${pct(confidence.EXTRACTED!, m)}), INFERRED ${confidence.INFERRED} (${pct(confidence.INFERRED!, m)}), AMBIGUOUS ${confidence.AMBIGUOUS} (${pct(confidence.AMBIGUOUS!, m)})`);
+  out.push(`- Unresolved call sites: ${unresolved}; dynamic hazards: ${(meta.hazards ?? []).length}`);
+  out.push(`- Failed to parse: ${failed.length}; skipped: ${skipped.length}`, '');
+
+  // God nodes
+  const degree = new Uint32Array(nodes.length);
+  const inDeg = new Uint32Array(nodes.length);
+  const reverse: number[][] = Array.from({ length: nodes.length }, () => []);
+  for (let e = 0; e < ig.src.length; e++) {
+    const rel = String(ig.links[e]!.relation);
+    if (!DEPENDENCY_RELATIONS.has(rel)) continue;
+    degree[ig.src[e]!]!++;
+    degree[ig.dst[e]!]!++;
+    inDeg[ig.dst[e]!]!++;
+    if (TEST_REACH_RELATIONS.has(rel)) reverse[ig.dst[e]!]!.push(e);
+  }
+  const reverseArr = reverse.map((r) => Uint32Array.from(r));
+  const gods = nodes
+    .map((_, i) => i)
+    .filter((i) => nodes[i]!.kind !== 'file' && degree[i]! > 0)
+    .sort((a, b) => degree[b]! - degree[a]! || (nodes[a]!.id < nodes[b]!.id ? -1 : 1))
+    .slice(0, GOD_NODES);
+  out.push('## God nodes', '', 'Symbols with the most dependency edges (calls, imports, inheritance, references), and how many test functions reach each.', '');
+  if (gods.length) {
+    out.push('| symbol | kind | file | degree | in | tests reaching |', '|---|---|---|---:|---:|---:|');
+    for (const i of gods) {
+      const n = nodes[i]!;
+      out.push(`| \`${md(nodeName(n))}\` | ${n.kind} | ${md(n.source_file)} | ${degree[i]} | ${inDeg[i]} | ${testsReaching(ig, reverseArr, i)} |`);
+    }
+  } else out.push('(no dependency edges)');
+  out.push('');
+
+  // Communities
+  const shown = [...communities].sort((a, b) => b.size - a.size || a.id - b.id).slice(0, SHOWN_COMMUNITIES);
+  out.push('## Communities', '', `${communities.length} communities; the ${shown.length} largest:`, '');
+  if (shown.length) {
+    out.push('| id | label | size | cohesion |', '|---:|---|---:|---:|');
+    for (const c of shown) out.push(`| ${c.id} | ${md(c.label)} | ${c.size} | ${c.cohesion.toFixed(3)} |`);
+  }
+  out.push('');
+
+  // Surprising connections
+  const community = (i: number): number => (nodes[i]!.community as number | undefined) ?? -1;
+  const surprises: { e: number; score: number }[] = [];
+  const seenPairs = new Set<string>();
+  for (let e = 0; e < ig.src.length; e++) {
+    const rel = String(ig.links[e]!.relation);
+    if (!DEPENDENCY_RELATIONS.has(rel) || relationId(rel) === relationId('contains')) continue;
+    const s = ig.src[e]!;
+    const t = ig.dst[e]!;
+    if (community(s) === community(t)) continue;
+    surprises.push({ e, score: betweenness[s]! + betweenness[t]! });
+  }
+  surprises.sort((a, b) => b.score - a.score || a.e - b.e);
+  const top: { e: number; score: number }[] = [];
+  for (const s of surprises) {
+    const key = `${ig.src[s.e]}>${ig.dst[s.e]}`;
+    if (seenPairs.has(key)) continue;
+    seenPairs.add(key);
+    top.push(s);
+    if (top.length >= SURPRISES) break;
+  }
+  out.push('## Surprising connections', '', 'Edges between different communities, ranked by the betweenness of their endpoints.', '');
+  if (top.length) {
+    out.push('| from | relation | to | communities | where | score |', '|---|---|---|---|---|---:|');
+    for (const { e, score } of top) {
+      const l = ig.links[e]!;
+      const s = nodes[ig.src[e]!]!;
+      const t = nodes[ig.dst[e]!]!;
+      out.push(`| \`${md(nodeName(s))}\` | ${md(l.relation)} | \`${md(nodeName(t))}\` | ${community(ig.src[e]!)} -> ${community(ig.dst[e]!)} | ${md(l.source_file)}:${md(l.source_location)} | ${score.toFixed(1)} |`);
+    }
+  } else out.push('(none: no dependency edge crosses communities)');
+  out.push('');
+
+  // Suggested questions
+  out.push('## Suggested questions', '');
+  const questions: string[] = [];
+  for (const i of gods.slice(0, 3)) {
+    questions.push(`What calls \`${md(nodeName(nodes[i]!))}\`, and which tests would break if it changed?`);
+  }
+  if (top[0]) {
+    const l = ig.links[top[0].e]!;
+    questions.push(`Why does \`${md(nodeName(nodes[ig.src[top[0].e]!]!))}\` (${md(l.source_file)}) depend on \`${md(nodeName(nodes[ig.dst[top[0].e]!]!))}\` in another community?`);
+  }
+  const biggest = shown[0];
+  if (biggest) questions.push(`What are the entry points of community ${biggest.id} (${md(biggest.label)})?`);
+  const loose = [...communities].filter((c) => c.size >= 5).sort((a, b) => a.cohesion - b.cohesion || a.id - b.id)[0];
+  if (loose) questions.push(`Community ${loose.id} (${md(loose.label)}) has the lowest cohesion (${loose.cohesion.toFixed(2)}): should it be split?`);
+  const ambiguous = doc.links.find((l) => l.confidence === 'AMBIGUOUS');
+  if (ambiguous) questions.push(`Which target does the ambiguous call at ${md(ambiguous.source_file)}:${md(ambiguous.source_location)} really reach?`);
+  if ((meta.hazards ?? []).length) questions.push('Where does the code dispatch dynamically (by name, eval, dynamic import), and what could those sites reach?');
+  const untested = gods.find((i) => testsReaching(ig, reverseArr, i) === 0);
+  if (untested !== undefined) questions.push(`\`${md(nodeName(nodes[untested]!))}\` is central but no test reaches it: what would a test for it look like?`);
+  out.push(...(questions.length ? questions.map((q) => `- ${q}`) : ['- (graph too small for suggestions)']), '');
+
+  // Failed and skipped files
+  out.push('## Files that failed to parse', '');
+  out.push(...(failed.length ? failed.map(([f, msg]) => `- ${md(f)}: ${md(msg)}`) : ['(none)']), '');
+  out.push('## Skipped files', '');
+  if (skipped.length) {
+    const reasons = new Map<string, number>();
+    for (const [, r] of skipped) {
+      const key = r.startsWith('too large') ? 'too large' : r;
+      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    }
+    out.push(`By reason: ${[...reasons.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, c]) => `${r} ${c}`).join(', ')}.`, '');
+    for (const [f, r] of skipped.slice(0, 30)) out.push(`- ${md(f)}: ${md(r)}`);
+    if (skipped.length > 30) out.push(`- ... and ${skipped.length - 30} more (see graph.json graph.skipped_files)`);
+  } else out.push('(none)');
+  out.push('');
+  return out.join('\n');
+}

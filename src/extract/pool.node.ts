@@ -1,0 +1,117 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { processFile, type FileResult, type FileTask } from './process-file.node.ts';
+
+/**
+ * Runs {@link processFile} over many files on a pool of worker threads (one per core by default),
+ * handing out small batches so fast workers take more. Works from src/ under tsx (the worker gets
+ * tsx's loader) and from compiled dist/.
+ */
+
+export interface PoolOptions {
+  /** Worker threads; 0 runs in this thread. Default: one per core, fewer for small inputs. */
+  workers?: number;
+  /** Called after each batch with the results so far. */
+  onProgress?: (done: number, total: number, bytes: number) => void;
+}
+
+const BATCH = 8;
+
+/** Default worker count for a number of files: in-process for tiny inputs, else up to one per core. */
+export function defaultWorkerCount(files: number): number {
+  if (files < 128) return 0;
+  return Math.max(1, Math.min(availableParallelism(), Math.ceil(files / 64)));
+}
+
+/** Process every task; results come back in task order. */
+export async function processFiles(tasks: FileTask[], options: PoolOptions = {}): Promise<FileResult[]> {
+  const workers = Math.min(options.workers ?? defaultWorkerCount(tasks.length), tasks.length);
+  const results: FileResult[] = new Array(tasks.length);
+  let done = 0;
+  let bytes = 0;
+  const report = (batch: FileResult[]): void => {
+    done += batch.length;
+    for (const r of batch) bytes += r.size;
+    options.onProgress?.(done, tasks.length, bytes);
+  };
+  if (workers <= 0) {
+    for (let i = 0; i < tasks.length; i++) {
+      results[i] = await processFile(tasks[i]!);
+      report([results[i]!]);
+    }
+    return results;
+  }
+  // Large files first, so the last batches are short and the workers finish together.
+  const order = tasks.map((_, i) => i).sort((a, b) => (tasks[b]!.size ?? 0) - (tasks[a]!.size ?? 0) || a - b);
+  const batches: number[][] = [];
+  for (let i = 0; i < order.length; i += BATCH) batches.push(order.slice(i, i + BATCH));
+  let next = 0;
+  const pool = Array.from({ length: workers }, () => spawnWorker());
+  try {
+    await Promise.all(
+      pool.map(async (worker) => {
+        while (next < batches.length) {
+          const batch = batches[next++]!;
+          const out = await worker.run(batch.map((i) => tasks[i]!));
+          for (let k = 0; k < batch.length; k++) results[batch[k]!] = out[k]!;
+          report(out);
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(pool.map((w) => w.close()));
+  }
+  return results;
+}
+
+interface PoolWorker {
+  run(tasks: FileTask[]): Promise<FileResult[]>;
+  close(): Promise<void>;
+}
+
+function spawnWorker(): PoolWorker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSource ? './worker.node.ts' : './worker.node.js', import.meta.url);
+  // Under tsx, `--import tsx` in a worker's execArgv registers its hooks too late for the worker's
+  // own entry (Node 20), so a tiny eval bootstrap registers tsx first, then imports the entry.
+  const worker = fromSource
+    ? new Worker(
+      `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`,
+      { eval: true },
+    )
+    : new Worker(url);
+  let pending: { id: number; resolve: (r: FileResult[]) => void; reject: (e: Error) => void } | null = null;
+  let nextId = 0;
+  let failure: Error | null = null;
+  worker.on('message', (msg: { id: number; results: FileResult[] }) => {
+    if (pending && msg.id === pending.id) {
+      const p = pending;
+      pending = null;
+      p.resolve(msg.results);
+    }
+  });
+  const fail = (err: Error): void => {
+    failure = err;
+    if (pending) {
+      const p = pending;
+      pending = null;
+      p.reject(err);
+    }
+  };
+  worker.on('error', (err) => fail(new Error(`Cannot extract: a worker thread failed: ${err.message}`)));
+  worker.on('exit', (code) => {
+    if (pending) fail(new Error(`Cannot extract: a worker thread exited with code ${code}`));
+  });
+  return {
+    run(tasks) {
+      if (failure) return Promise.reject(failure);
+      return new Promise((resolve, reject) => {
+        pending = { id: ++nextId, resolve, reject };
+        worker.postMessage({ id: nextId, tasks });
+      });
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
+}

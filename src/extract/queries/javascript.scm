@@ -1,0 +1,33 @@
+; Tags query for JavaScript (.js .jsx .mjs .cjs; tree-sitter-javascript). Capture vocabulary:
+;   @definition.<kind> + @name       a declaration and its name
+;   @reference.call/new + @callee    a call site and its callee expression
+;   @reference.super                 a super(...) constructor call
+;   @reference.type                  a type use
+;   @reference.extends/implements    a base type of the enclosing declaration
+;   @import @export @local @param @field   statements the language hooks read
+
+; ---- definitions
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+
+(class_declaration name: (identifier) @name) @definition.class
+
+(class name: (identifier) @name) @definition.class
+(class_body (method_definition name: (_) @name) @definition.method)
+(field_definition property: (_) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+(variable_declarator name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+; ---- references
+(call_expression function: (_) @callee) @reference.call
+(new_expression constructor: (_) @callee) @reference.new
+(class_heritage (_) @reference.extends)
+
+; ---- statements read by the language hooks
+(import_statement) @import
+(export_statement) @export
+(variable_declarator) @local
+(field_definition) @field
+(assignment_expression left: (member_expression object: (this))) @field
+(formal_parameters [(identifier) (assignment_pattern)] @param)

@@ -1,0 +1,46 @@
+; Tags query for TypeScript and TSX (tree-sitter-typescript). Capture vocabulary:
+;   @definition.<kind> + @name       a declaration and its name
+;   @reference.call/new + @callee    a call site and its callee expression
+;   @reference.super                 a super(...) constructor call
+;   @reference.type                  a type use
+;   @reference.extends/implements    a base type of the enclosing declaration
+;   @import @export @local @param @field   statements the language hooks read
+
+; ---- definitions
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(function_signature name: (identifier) @name) @definition.function
+(class_declaration name: (type_identifier) @name) @definition.class
+(abstract_class_declaration name: (type_identifier) @name) @definition.class
+(class name: (type_identifier) @name) @definition.class
+(interface_declaration name: (type_identifier) @name) @definition.interface
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.enum
+(internal_module name: (_) @name) @definition.namespace
+(module name: (_) @name) @definition.module
+(class_body (method_definition name: (_) @name) @definition.method)
+(method_signature name: (_) @name) @definition.method
+(abstract_method_signature name: (_) @name) @definition.method
+(public_field_definition name: (_) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
+(variable_declarator name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+
+; ---- references
+(call_expression function: (_) @callee) @reference.call
+(new_expression constructor: (_) @callee) @reference.new
+(type_identifier) @reference.type
+(nested_type_identifier) @reference.type
+(extends_clause value: (_) @reference.extends)
+(implements_clause (_) @reference.implements)
+(extends_type_clause type: (_) @reference.extends)
+
+; ---- statements read by the language hooks
+(import_statement) @import
+(export_statement) @export
+(variable_declarator) @local
+(required_parameter) @param
+(optional_parameter) @param
+(public_field_definition) @field
+(property_signature) @field
+(assignment_expression left: (member_expression object: (this))) @field

@@ -1,0 +1,180 @@
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { languageForPath, type LanguageId } from './languages.ts';
+import { isIgnored, parseIgnoreFile, type IgnoreScope } from './ignore-rules.ts';
+
+/**
+ * File discovery with hygiene: which files of a repository extraction may read.
+ *
+ * Honours `.gitignore` (nested ones too) and `.synapticignore`; never descends into dependency,
+ * build-output or VCS folders; never reads secrets (matched by name, before anything opens them) and
+ * lists them as skipped; skips files over the size limit. Content-based checks (binary, minified,
+ * generated) happen where the file is read: see {@link classifyContent}.
+ */
+
+/** Default size limit: larger source files are listed as skipped. */
+export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
+
+/** Folders never entered: dependencies, build output, caches, VCS metadata, our own output. */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'third_party', '.yarn', '.pnpm-store',
+  'dist', 'build', 'out', 'target', '.next', '.nuxt', '.svelte-kit', '.output', '.turbo', '.vercel',
+  '.parcel-cache', '.cache', 'coverage', '.nyc_output', 'obj', '.gradle', 'DerivedData', 'Pods',
+  '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.eggs',
+  '.dart_tool', 'elm-stuff', '.git', '.hg', '.svn', '.idea', '.vscode', 'synaptic-out',
+]);
+
+const SECRET_NAME = new RegExp(
+  [
+    '^\\.env(\\..*)?$', '^\\.envrc$', '\\.pem$', '\\.key$', '\\.p12$', '\\.pfx$', '\\.jks$', '\\.keystore$',
+    '\\.ppk$', '\\.asc$', '\\.gpg$', '^id_(rsa|dsa|ecdsa|ed25519)', '^\\.npmrc$', '^\\.pypirc$', '^\\.netrc$',
+    '^\\.htpasswd$', '^\\.pgpass$', '^credentials(\\.json)?$', '^secrets?\\.(json|ya?ml|toml)$',
+    '^service-account.*\\.json$', '\\.tfstate(\\.backup)?$', '^\\.git-credentials$',
+  ].join('|'),
+  'i',
+);
+
+/** Whether a file name is a secret that must never be read. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+const GENERATED_NAME = /(\.min\.(js|mjs|cjs|css)$|-min\.js$|\.bundle\.js$|_pb2?(_grpc)?\.(py|pyi)$|_pb\.(js|ts|d\.ts)$|_grpc_pb\.(js|ts)$|\.pb\.(go|cc|h)$|\.generated\.\w+$|\.g\.cs$|\.designer\.cs$|\.g\.dart$)/i;
+
+/** Whether a file name marks minified or generated code (by naming convention). */
+export function generatedNameReason(name: string): string | null {
+  if (!GENERATED_NAME.test(name)) return null;
+  return /min\.|-min\./i.test(name) || /\.bundle\./i.test(name) ? 'minified' : 'generated';
+}
+
+export interface WalkedFile {
+  /** Repo-relative, `/` separated. */
+  path: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+  language: LanguageId;
+}
+
+export interface WalkResult {
+  /** Source files to extract, sorted by path. */
+  files: WalkedFile[];
+  /** Project configuration files (by name, e.g. tsconfig.json), repo-relative, sorted. */
+  contextFiles: string[];
+  /** Repo-relative path -> reason, for files deliberately not read. */
+  skipped: Record<string, string>;
+}
+
+export interface WalkOptions {
+  maxFileSize?: number;
+  /** Base names of project configuration files to collect (CONTEXT_FILE_NAMES). */
+  contextFileNames?: Iterable<string>;
+  /** Absolute folders never entered (e.g. a custom output folder inside the repo). */
+  excludeAbs?: Iterable<string>;
+}
+
+const IGNORE_FILES = ['.gitignore', '.synapticignore'];
+
+/** Walk a repository: the files extraction reads, the config files, and what was skipped and why. */
+export function walkRepository(root: string, options: WalkOptions = {}): WalkResult {
+  const maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+  const contextNames = new Set(options.contextFileNames ?? []);
+  const excluded = new Set(options.excludeAbs ?? []);
+  const files: WalkedFile[] = [];
+  const contextFiles: string[] = [];
+  const skipped: Record<string, string> = {};
+
+  const visit = (absDir: string, relDir: string, scopes: IgnoreScope[]): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(absDir, { withFileTypes: true });
+    } catch {
+      return; // unreadable folder: nothing to extract there
+    }
+    const localRules = IGNORE_FILES.flatMap((name) => {
+      if (!entries.some((e) => e.name === name && e.isFile())) return [];
+      try {
+        return parseIgnoreFile(readFileSync(join(absDir, name), 'utf8'));
+      } catch {
+        return [];
+      }
+    });
+    const here = localRules.length ? [...scopes, { base: relDir, rules: localRules }] : scopes;
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const name = entry.name;
+      const rel = relDir === '' ? name : `${relDir}/${name}`;
+      const abs = join(absDir, name);
+      if (entry.isDirectory()) {
+        if (SKIPPED_DIRS.has(name) || excluded.has(abs) || isIgnored(here, rel, true)) continue;
+        visit(abs, rel, here);
+        continue;
+      }
+      // Secrets first, by name only: they are listed even when a rule would hide them.
+      if (isSecretName(name)) {
+        skipped[rel] = 'secret';
+        continue;
+      }
+      if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+      if (isIgnored(here, rel, false)) continue;
+      const isContext = contextNames.has(name);
+      const language = languageForPath(rel);
+      if (!language && !isContext) continue;
+      let size: number;
+      let mtimeMs: number;
+      try {
+        const st = statSync(abs);
+        if (!st.isFile()) continue;
+        size = st.size;
+        mtimeMs = st.mtimeMs;
+      } catch {
+        continue; // dangling link or raced deletion
+      }
+      if (isContext && size <= maxFileSize) contextFiles.push(rel);
+      if (!language) continue;
+      const generated = generatedNameReason(name);
+      if (generated) {
+        skipped[rel] = generated;
+        continue;
+      }
+      if (size > maxFileSize) {
+        skipped[rel] = `too large (${size} bytes > ${maxFileSize})`;
+        continue;
+      }
+      files.push({ path: rel, abs, size, mtimeMs, language });
+    }
+  };
+
+  visit(root, '', []);
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  contextFiles.sort();
+  return { files, contextFiles, skipped };
+}
+
+const GENERATED_MARKER = /@generated\b|\bDO NOT EDIT\b|<auto-generated|[Tt]his file (is|was|has been) (automatically |auto-)?generated/;
+
+/**
+ * Content checks on a file that was read: binary (NUL byte early on), generated (a marker in the
+ * header) or minified (very long lines). Returns the skip reason or null.
+ */
+export function classifyContent(bytes: Uint8Array): string | null {
+  const head = Math.min(bytes.length, 8000);
+  for (let i = 0; i < head; i++) if (bytes[i] === 0) return 'binary';
+  const headText = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1200)).toString('latin1');
+  if (GENERATED_MARKER.test(headText)) return 'generated';
+  // Minified: a line past 2000 characters that makes up most of a file with few lines.
+  const sample = Math.min(bytes.length, 64 * 1024);
+  let lines = 1;
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < sample; i++) {
+    if (bytes[i] === 10) {
+      lines++;
+      if (run > longest) longest = run;
+      run = 0;
+    } else run++;
+  }
+  if (run > longest) longest = run;
+  if (longest > 2000 && sample / lines > 300) return 'minified';
+  return null;
+}

@@ -1,0 +1,127 @@
+import { readFile, stat } from 'node:fs/promises';
+import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { GraphDocument } from './model.ts';
+
+/** A graph file that exists but cannot be used (corrupt JSON/CBOR, wrong shape). */
+export class GraphLoadError extends Error {
+  override name = 'GraphLoadError';
+}
+
+export interface LoadedGraph {
+  doc: GraphDocument;
+  /** The file actually parsed (graph.cbor when it was fresh, else graph.json). */
+  path: string;
+  format: 'json' | 'cbor';
+  /** mtime (ms) and size of graph.json when it was read: the reload key. */
+  mtimeMs: number;
+  size: number;
+}
+
+type CborDecoder = (bytes: Uint8Array) => GraphDocument;
+let cborDecoder: CborDecoder | null | undefined;
+
+/**
+ * The CBOR snapshot decoder, if the extraction layer provides one (`src/graph/cbor.ts` exporting
+ * `decodeGraph`). Looked up once; absent -> graph.json is always used.
+ */
+async function loadCborDecoder(): Promise<CborDecoder | null> {
+  if (cborDecoder !== undefined) return cborDecoder;
+  try {
+    const spec = './cbor' + '.ts';
+    const mod = (await import(spec).catch(() => import('./cbor' + '.js'))) as Record<string, unknown>;
+    const fn = (mod.decodeGraph ?? mod.decodeGraphCbor ?? mod.fromCbor) as CborDecoder | undefined;
+    cborDecoder = typeof fn === 'function' ? fn : null;
+  } catch {
+    cborDecoder = null;
+  }
+  return cborDecoder;
+}
+
+/** Check the shape of a parsed graph document; throws GraphLoadError naming what is wrong. */
+export function checkGraphDocument(value: unknown, path: string): GraphDocument {
+  if (!value || typeof value !== 'object') throw new GraphLoadError(`Cannot load graph ${path}: the file is not a JSON object`);
+  const doc = value as Partial<GraphDocument>;
+  if (!Array.isArray(doc.nodes)) throw new GraphLoadError(`Cannot load graph ${path}: 'nodes' is missing or not an array (re-run synaptic extract)`);
+  if (!Array.isArray(doc.links)) throw new GraphLoadError(`Cannot load graph ${path}: 'links' is missing or not an array (re-run synaptic extract)`);
+  for (let i = 0; i < doc.nodes.length; i++) {
+    const n = doc.nodes[i] as unknown as Record<string, unknown>;
+    if (!n || typeof n !== 'object' || typeof n.id !== 'string') {
+      throw new GraphLoadError(`Cannot load graph ${path}: node ${i} has no string 'id' (re-run synaptic extract)`);
+    }
+  }
+  doc.graph ??= {};
+  doc.hyperedges ??= [];
+  return doc as GraphDocument;
+}
+
+/**
+ * Load a graph: the CBOR snapshot next to graph.json when it is at least as new as graph.json and a
+ * decoder is available, else graph.json. A missing file says to run `synaptic extract`; a corrupt
+ * one throws GraphLoadError with the parse error.
+ */
+export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
+  let st;
+  try {
+    st = await stat(jsonPath);
+  } catch {
+    throw new GraphLoadError(`Cannot load graph ${jsonPath}: file not found (run 'synaptic extract' in the repository first, or pass --graph <path>)`);
+  }
+  const cborPath = join(dirname(jsonPath), basename(jsonPath).replace(/\.json$/, '') + '.cbor');
+  if (cborPath !== jsonPath && existsSync(cborPath)) {
+    const cst = statSync(cborPath);
+    const decode = cst.mtimeMs >= st.mtimeMs ? await loadCborDecoder() : null;
+    if (decode) {
+      try {
+        const doc = checkGraphDocument(decode(await readFile(cborPath)), cborPath);
+        return { doc, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size };
+      } catch {
+        // A bad snapshot falls back to the canonical graph.json.
+      }
+    }
+  }
+  const text = await readFile(jsonPath, 'utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new GraphLoadError(`Cannot load graph ${jsonPath}: invalid JSON (${err instanceof Error ? err.message : String(err)}); re-run 'synaptic extract'`);
+  }
+  return { doc: checkGraphDocument(parsed, jsonPath), path: jsonPath, format: 'json', mtimeMs: st.mtimeMs, size: st.size };
+}
+
+/** mtime and size of a file, or undefined when it is missing. */
+export function fileStamp(path: string): { mtimeMs: number; size: number } | undefined {
+  try {
+    const s = statSync(path);
+    return { mtimeMs: s.mtimeMs, size: s.size };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Watch a graph file for replacement (editors and `extract` write a temp file then rename, so the
+ * directory is watched). Calls `onChange` debounced; returns a closer. Never throws: if watching is
+ * impossible the caller's per-call stamp check still catches changes.
+ */
+export function watchGraphFile(path: string, onChange: () => void, debounceMs = 100): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  const name = basename(path);
+  try {
+    watcher = watch(dirname(path), { persistent: false }, (_event, file) => {
+      if (file && file !== name && file !== name.replace(/\.json$/, '.cbor')) return;
+      clearTimeout(timer);
+      timer = setTimeout(onChange, debounceMs);
+      timer.unref?.();
+    });
+    watcher.on('error', () => undefined);
+  } catch {
+    watcher = undefined;
+  }
+  return () => {
+    clearTimeout(timer);
+    watcher?.close();
+  };
+}

@@ -1,0 +1,381 @@
+import { Encoder, decode } from 'cbor-x';
+import type { Confidence, GraphDocument, GraphLink, GraphMeta, GraphNode, Param, Signature, Span } from './model.ts';
+
+/**
+ * `graph.cbor`: the graph document in a columnar binary form that loads much faster than
+ * `graph.json`. Every string lives once in a string table (one UTF-8 blob, NUL separated); nodes and
+ * links are typed-array columns of string indices and numbers; links point at nodes by dense index,
+ * so the core's edge arrays come out of the file without a lookup. Browser-safe.
+ *
+ * {@link decodeSnapshot} gives the columns (the fast path for the server and the explorer);
+ * {@link decodeGraph} rebuilds a GraphDocument equal to the one encoded (fields that are absent stay
+ * absent; keys the columns do not model travel in per-row `extras`).
+ */
+
+export const SNAPSHOT_FORMAT = 'synaptic-graph-columns';
+export const SNAPSHOT_VERSION = 1;
+/** String index meaning "field absent". */
+export const NONE = 0xffffffff;
+
+const CONFIDENCES: readonly Confidence[] = ['EXTRACTED', 'INFERRED', 'AMBIGUOUS'];
+
+/** The decoded columns. String columns hold indices into `strings` ({@link NONE}: absent). */
+export interface GraphSnapshot {
+  strings: string[];
+  nodeCount: number;
+  linkCount: number;
+  node: {
+    id: Uint32Array;
+    label: Uint32Array;
+    fileType: Uint32Array;
+    sourceFile: Uint32Array;
+    sourceLocation: Uint32Array;
+    kind: Uint32Array;
+    visibility: Uint32Array;
+    language: Uint32Array;
+    doc: Uint32Array;
+    /** Community id; meaningful where `hasCommunity[i]` is 1. */
+    community: Int32Array;
+    hasCommunity: Uint8Array;
+    /** 0 absent, 1 false, 2 true. */
+    isTest: Uint8Array;
+    /** start_line, start_col, end_line, end_col per node; meaningful where `hasSpan[i]` is 1. */
+    span: Int32Array;
+    hasSpan: Uint8Array;
+    sigRaw: Uint32Array;
+    sigReturns: Uint32Array;
+    /** Params of node i are `paramOffsets[i] .. paramOffsets[i + 1]`. */
+    paramOffsets: Uint32Array;
+    paramName: Uint32Array;
+    paramType: Uint32Array;
+    paramOptional: Uint8Array;
+    paramDefault: Uint32Array;
+  };
+  link: {
+    /** Dense node index of the source ({@link NONE} for a dangling link: see extras). */
+    src: Uint32Array;
+    dst: Uint32Array;
+    /** Index into `relations`. */
+    relation: Uint16Array;
+    /** Index into EXTRACTED / INFERRED / AMBIGUOUS (255: see extras). */
+    confidence: Uint8Array;
+    confidenceScore: Float64Array;
+    sourceFile: Uint32Array;
+    sourceLocation: Uint32Array;
+  };
+  relations: string[];
+  /** Row index -> fields not held in the columns (assigned over the column values). */
+  nodeExtras: Map<number, Record<string, unknown>>;
+  linkExtras: Map<number, Record<string, unknown>>;
+  meta: GraphMeta;
+  hyperedges: unknown[];
+  builtAtCommit: string | null;
+}
+
+interface Wire {
+  format: string;
+  version: number;
+  strings: Uint8Array | string[];
+  n: number;
+  m: number;
+  node: Record<string, unknown>;
+  link: Record<string, unknown>;
+  relations: string[];
+  nodeExtras: [number, Record<string, unknown>][];
+  linkExtras: [number, Record<string, unknown>][];
+  meta: GraphMeta;
+  hyperedges: unknown[];
+  builtAtCommit: string | null;
+}
+
+const NODE_FIELDS = new Set([
+  'id', 'label', 'file_type', 'source_file', 'source_location', 'kind', 'visibility', 'language', 'doc',
+  'community', 'is_test', 'span', 'signature',
+]);
+const LINK_FIELDS = new Set(['source', 'target', 'relation', 'confidence', 'confidence_score', 'source_file', 'source_location']);
+
+class StringTable {
+  readonly index = new Map<string, number>();
+  readonly list: string[] = [];
+  hasNul = false;
+  add(value: string): number {
+    let i = this.index.get(value);
+    if (i === undefined) {
+      i = this.list.length;
+      this.index.set(value, i);
+      this.list.push(value);
+      if (value.includes('\0')) this.hasNul = true;
+    }
+    return i;
+  }
+  opt(value: unknown): number {
+    return typeof value === 'string' ? this.add(value) : NONE;
+  }
+}
+
+const isInt32 = (v: unknown): v is number => typeof v === 'number' && (v | 0) === v && !Object.is(v, -0);
+
+function spanFits(span: unknown): span is Span {
+  if (!span || typeof span !== 'object') return false;
+  const keys = Object.keys(span);
+  const s = span as Record<string, unknown>;
+  return keys.length === 4 && isInt32(s.start_line) && isInt32(s.start_col) && isInt32(s.end_line) && isInt32(s.end_col);
+}
+
+function paramFits(p: unknown): p is Param {
+  if (!p || typeof p !== 'object') return false;
+  const q = p as Record<string, unknown>;
+  for (const k of Object.keys(q)) if (k !== 'name' && k !== 'type' && k !== 'optional' && k !== 'default') return false;
+  return typeof q.name === 'string' && (q.type === undefined || typeof q.type === 'string')
+    && (q.optional === undefined || typeof q.optional === 'boolean') && (q.default === undefined || typeof q.default === 'string')
+    && !('type' in q && q.type === undefined) && !('optional' in q && q.optional === undefined) && !('default' in q && q.default === undefined);
+}
+
+function signatureFits(sig: unknown): sig is Signature {
+  if (!sig || typeof sig !== 'object') return false;
+  const s = sig as Record<string, unknown>;
+  for (const k of Object.keys(s)) if (k !== 'params' && k !== 'returns' && k !== 'raw') return false;
+  return typeof s.raw === 'string' && Array.isArray(s.params) && s.params.every(paramFits)
+    && (typeof s.returns === 'string' || !('returns' in s));
+}
+
+/** A field goes in the columns when its value has the modelled type; otherwise into extras. */
+function nodeFieldFits(key: string, value: unknown): boolean {
+  switch (key) {
+    case 'id': case 'label': case 'file_type': case 'source_file': case 'source_location': case 'kind':
+    case 'visibility': case 'language': case 'doc':
+      return typeof value === 'string';
+    case 'community': return isInt32(value);
+    case 'is_test': return typeof value === 'boolean';
+    case 'span': return spanFits(value);
+    case 'signature': return signatureFits(value);
+    default: return false;
+  }
+}
+
+/** Encode a graph document as graph.cbor bytes. */
+export function encodeGraph(doc: GraphDocument): Uint8Array {
+  const strings = new StringTable();
+  const nodes = doc.nodes;
+  const n = nodes.length;
+  const col = {
+    id: new Uint32Array(n), label: new Uint32Array(n), fileType: new Uint32Array(n), sourceFile: new Uint32Array(n),
+    sourceLocation: new Uint32Array(n), kind: new Uint32Array(n), visibility: new Uint32Array(n),
+    language: new Uint32Array(n), doc: new Uint32Array(n), community: new Int32Array(n), hasCommunity: new Uint8Array(n),
+    isTest: new Uint8Array(n), span: new Int32Array(4 * n), hasSpan: new Uint8Array(n), sigRaw: new Uint32Array(n),
+    sigReturns: new Uint32Array(n), paramOffsets: new Uint32Array(n + 1),
+  };
+  const paramName: number[] = [];
+  const paramType: number[] = [];
+  const paramOptional: number[] = [];
+  const paramDefault: number[] = [];
+  const nodeExtras: [number, Record<string, unknown>][] = [];
+  const indexOfNode = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const node = nodes[i]! as Record<string, unknown>;
+    if (typeof node.id === 'string' && !indexOfNode.has(node.id)) indexOfNode.set(node.id, i);
+    let extras: Record<string, unknown> | null = null;
+    for (const key of Object.keys(node)) {
+      if (!NODE_FIELDS.has(key) || !nodeFieldFits(key, node[key])) (extras ??= {})[key] = node[key];
+    }
+    const fits = (k: string): boolean => k in node && nodeFieldFits(k, node[k]);
+    col.id[i] = fits('id') ? strings.add(node.id as string) : NONE;
+    col.label[i] = fits('label') ? strings.add(node.label as string) : NONE;
+    col.fileType[i] = fits('file_type') ? strings.add(node.file_type as string) : NONE;
+    col.sourceFile[i] = fits('source_file') ? strings.add(node.source_file as string) : NONE;
+    col.sourceLocation[i] = fits('source_location') ? strings.add(node.source_location as string) : NONE;
+    col.kind[i] = fits('kind') ? strings.add(node.kind as string) : NONE;
+    col.visibility[i] = fits('visibility') ? strings.add(node.visibility as string) : NONE;
+    col.language[i] = fits('language') ? strings.add(node.language as string) : NONE;
+    col.doc[i] = fits('doc') ? strings.add(node.doc as string) : NONE;
+    if (fits('community')) {
+      col.community[i] = node.community as number;
+      col.hasCommunity[i] = 1;
+    }
+    if (fits('is_test')) col.isTest[i] = node.is_test ? 2 : 1;
+    if (fits('span')) {
+      const s = node.span as Span;
+      col.span.set([s.start_line, s.start_col, s.end_line, s.end_col], 4 * i);
+      col.hasSpan[i] = 1;
+    }
+    col.sigRaw[i] = NONE;
+    col.sigReturns[i] = NONE;
+    if (fits('signature')) {
+      const sig = node.signature as Signature;
+      col.sigRaw[i] = strings.add(sig.raw);
+      col.sigReturns[i] = strings.opt(sig.returns);
+      for (const p of sig.params) {
+        paramName.push(strings.add(p.name));
+        paramType.push(strings.opt(p.type));
+        paramOptional.push(p.optional === undefined ? 0 : p.optional ? 2 : 1);
+        paramDefault.push(strings.opt(p.default));
+      }
+    }
+    col.paramOffsets[i + 1] = paramName.length;
+    if (extras) nodeExtras.push([i, extras]);
+  }
+
+  const links = doc.links;
+  const m = links.length;
+  const lcol = {
+    src: new Uint32Array(m), dst: new Uint32Array(m), relation: new Uint16Array(m), confidence: new Uint8Array(m),
+    confidenceScore: new Float64Array(m), sourceFile: new Uint32Array(m), sourceLocation: new Uint32Array(m),
+  };
+  const relations: string[] = [];
+  const relationIndex = new Map<string, number>();
+  const linkExtras: [number, Record<string, unknown>][] = [];
+  for (let j = 0; j < m; j++) {
+    const link = links[j]! as Record<string, unknown>;
+    const extras: Record<string, unknown> = {};
+    for (const key of Object.keys(link)) if (!LINK_FIELDS.has(key)) extras[key] = link[key];
+    const s = typeof link.source === 'string' ? indexOfNode.get(link.source) : undefined;
+    const t = typeof link.target === 'string' ? indexOfNode.get(link.target) : undefined;
+    lcol.src[j] = s ?? NONE;
+    lcol.dst[j] = t ?? NONE;
+    if (s === undefined && 'source' in link) extras.source = link.source;
+    if (t === undefined && 'target' in link) extras.target = link.target;
+    if (typeof link.relation === 'string') {
+      let r = relationIndex.get(link.relation);
+      if (r === undefined) {
+        r = relations.length;
+        relationIndex.set(link.relation, r);
+        relations.push(link.relation);
+      }
+      lcol.relation[j] = r;
+    } else {
+      lcol.relation[j] = 0xffff;
+      if ('relation' in link) extras.relation = link.relation;
+    }
+    const c = CONFIDENCES.indexOf(link.confidence as Confidence);
+    lcol.confidence[j] = c < 0 ? 255 : c;
+    if (c < 0 && 'confidence' in link) extras.confidence = link.confidence;
+    if (typeof link.confidence_score === 'number' && !Number.isNaN(link.confidence_score)) lcol.confidenceScore[j] = link.confidence_score;
+    else {
+      lcol.confidenceScore[j] = NaN;
+      if ('confidence_score' in link) extras.confidence_score = link.confidence_score;
+    }
+    lcol.sourceFile[j] = strings.opt(link.source_file);
+    if (typeof link.source_file !== 'string' && 'source_file' in link) extras.source_file = link.source_file;
+    lcol.sourceLocation[j] = strings.opt(link.source_location);
+    if (typeof link.source_location !== 'string' && 'source_location' in link) extras.source_location = link.source_location;
+    if (Object.keys(extras).length) linkExtras.push([j, extras]);
+  }
+
+  const wire: Wire = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    strings: strings.hasNul ? strings.list : new TextEncoder().encode(strings.list.join('\0')),
+    n,
+    m,
+    node: {
+      ...col,
+      paramName: Uint32Array.from(paramName),
+      paramType: Uint32Array.from(paramType),
+      paramOptional: Uint8Array.from(paramOptional),
+      paramDefault: Uint32Array.from(paramDefault),
+    },
+    link: lcol,
+    relations,
+    nodeExtras,
+    linkExtras,
+    meta: doc.graph,
+    hyperedges: doc.hyperedges,
+    builtAtCommit: doc.built_at_commit,
+  };
+  return new Encoder({ useRecords: false, tagUint8Array: true }).encode(wire);
+}
+
+/** Decode graph.cbor bytes into columns (fast: no per-node objects). */
+export function decodeSnapshot(bytes: Uint8Array): GraphSnapshot {
+  const wire = decode(bytes) as Wire;
+  if (!wire || wire.format !== SNAPSHOT_FORMAT) throw new TypeError('Cannot decode graph snapshot: not a graph.cbor file');
+  if (wire.version !== SNAPSHOT_VERSION) {
+    throw new RangeError(`Cannot decode graph snapshot: version ${wire.version} is not the supported ${SNAPSHOT_VERSION}`);
+  }
+  const strings = Array.isArray(wire.strings)
+    ? wire.strings
+    : wire.strings.length === 0 && wire.n === 0 ? [] : new TextDecoder().decode(wire.strings).split('\0');
+  return {
+    strings,
+    nodeCount: wire.n,
+    linkCount: wire.m,
+    node: wire.node as GraphSnapshot['node'],
+    link: wire.link as GraphSnapshot['link'],
+    relations: wire.relations,
+    nodeExtras: new Map(wire.nodeExtras),
+    linkExtras: new Map(wire.linkExtras),
+    meta: wire.meta,
+    hyperedges: wire.hyperedges,
+    builtAtCommit: wire.builtAtCommit ?? null,
+  };
+}
+
+/** Rebuild the full GraphDocument from columns. */
+export function snapshotToDocument(snap: GraphSnapshot): GraphDocument {
+  const S = snap.strings;
+  const c = snap.node;
+  const nodes: GraphNode[] = new Array(snap.nodeCount);
+  for (let i = 0; i < snap.nodeCount; i++) {
+    const node = {} as GraphNode;
+    if (c.id[i] !== NONE) node.id = S[c.id[i]!]!;
+    if (c.label[i] !== NONE) node.label = S[c.label[i]!]!;
+    if (c.fileType[i] !== NONE) node.file_type = S[c.fileType[i]!]!;
+    if (c.sourceFile[i] !== NONE) node.source_file = S[c.sourceFile[i]!]!;
+    if (c.sourceLocation[i] !== NONE) node.source_location = S[c.sourceLocation[i]!]!;
+    if (c.kind[i] !== NONE) node.kind = S[c.kind[i]!]! as GraphNode['kind'];
+    if (c.visibility[i] !== NONE) node.visibility = S[c.visibility[i]!]! as GraphNode['visibility'];
+    if (c.language[i] !== NONE) node.language = S[c.language[i]!]!;
+    if (c.doc[i] !== NONE) node.doc = S[c.doc[i]!]!;
+    if (c.hasCommunity[i]) node.community = c.community[i]!;
+    if (c.isTest[i]) node.is_test = c.isTest[i] === 2;
+    if (c.hasSpan[i]) {
+      const b = 4 * i;
+      node.span = { start_line: c.span[b]!, start_col: c.span[b + 1]!, end_line: c.span[b + 2]!, end_col: c.span[b + 3]! };
+    }
+    if (c.sigRaw[i] !== NONE) {
+      const params: Param[] = [];
+      for (let p = c.paramOffsets[i]!; p < c.paramOffsets[i + 1]!; p++) {
+        const param: Param = { name: S[c.paramName[p]!]! };
+        if (c.paramType[p] !== NONE) param.type = S[c.paramType[p]!]!;
+        if (c.paramOptional[p]) param.optional = c.paramOptional[p] === 2;
+        if (c.paramDefault[p] !== NONE) param.default = S[c.paramDefault[p]!]!;
+        params.push(param);
+      }
+      const sig: Signature = { params, raw: S[c.sigRaw[i]!]! };
+      if (c.sigReturns[i] !== NONE) sig.returns = S[c.sigReturns[i]!]!;
+      node.signature = sig;
+    }
+    const extras = snap.nodeExtras.get(i);
+    if (extras) Object.assign(node, extras);
+    nodes[i] = node;
+  }
+  const l = snap.link;
+  const links: GraphLink[] = new Array(snap.linkCount);
+  for (let j = 0; j < snap.linkCount; j++) {
+    const link = {} as GraphLink;
+    if (l.src[j] !== NONE) link.source = nodes[l.src[j]!]!.id;
+    if (l.dst[j] !== NONE) link.target = nodes[l.dst[j]!]!.id;
+    if (l.relation[j] !== 0xffff) link.relation = snap.relations[l.relation[j]!]!;
+    if (l.confidence[j] !== 255) link.confidence = CONFIDENCES[l.confidence[j]!]!;
+    if (!Number.isNaN(l.confidenceScore[j])) link.confidence_score = l.confidenceScore[j]!;
+    if (l.sourceFile[j] !== NONE) link.source_file = S[l.sourceFile[j]!]!;
+    if (l.sourceLocation[j] !== NONE) link.source_location = S[l.sourceLocation[j]!]!;
+    const extras = snap.linkExtras.get(j);
+    if (extras) Object.assign(link, extras);
+    links[j] = link;
+  }
+  return {
+    directed: true,
+    multigraph: true,
+    graph: snap.meta,
+    nodes,
+    links,
+    hyperedges: snap.hyperedges,
+    built_at_commit: snap.builtAtCommit,
+  };
+}
+
+/** Decode graph.cbor bytes into a GraphDocument equal to the encoded one. */
+export function decodeGraph(bytes: Uint8Array): GraphDocument {
+  return snapshotToDocument(decodeSnapshot(bytes));
+}

@@ -1,0 +1,113 @@
+import { fileStamp, loadGraph, watchGraphFile, type LoadedGraph } from '../graph/load.node.ts';
+import { QueryEngine } from '../query/engine.ts';
+import type { GraphIndex } from '../query/graph-index.ts';
+import type { TraversalBackend } from '../query/traversal.ts';
+
+export interface LiveGraphOptions {
+  graphPath: string;
+  /** Builds the traversal backend for a freshly indexed graph (the WASM core when available). */
+  traversal?: (ix: GraphIndex) => TraversalBackend;
+  log?: (line: string) => void;
+  /** Minimum ms between two on-call stamp checks of the graph file. */
+  checkIntervalMs?: number;
+  watch?: boolean;
+}
+
+/**
+ * The served graph: one immutable QueryEngine at a time. A reload builds the new engine completely,
+ * then swaps the reference, so a call that already took `engine` finishes on the old graph. A corrupt
+ * replacement is refused with a warning on stderr and the old graph keeps serving.
+ */
+export class LiveGraph {
+  private current: QueryEngine;
+  private loaded: LoadedGraph;
+  private reloading: Promise<void> | undefined;
+  private lastCheck = 0;
+  private closeWatch: (() => void) | undefined;
+  private listeners: Array<(engine: QueryEngine) => void> = [];
+  /** Stamp of a file we refused, so a corrupt file is not re-parsed on every call. */
+  private refused: string | undefined;
+
+  private constructor(
+    private readonly options: LiveGraphOptions,
+    loaded: LoadedGraph,
+  ) {
+    this.loaded = loaded;
+    this.current = new QueryEngine(loaded.doc, options.traversal);
+  }
+
+  static async open(options: LiveGraphOptions): Promise<LiveGraph> {
+    const loaded = await loadGraph(options.graphPath);
+    const live = new LiveGraph(options, loaded);
+    if (options.watch !== false) live.closeWatch = watchGraphFile(options.graphPath, () => void live.reloadIfChanged());
+    return live;
+  }
+
+  get engine(): QueryEngine {
+    return this.current;
+  }
+
+  get path(): string {
+    return this.options.graphPath;
+  }
+
+  get format(): 'json' | 'cbor' {
+    return this.loaded.format;
+  }
+
+  onReload(listener: (engine: QueryEngine) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * The engine to answer a call with: first (at most every checkIntervalMs) compare the graph file's
+   * stamp with the loaded one and reload if it changed, so answers follow a re-extraction even where
+   * file watching is unavailable.
+   */
+  async acquire(): Promise<QueryEngine> {
+    const now = Date.now();
+    if (now - this.lastCheck >= (this.options.checkIntervalMs ?? 250)) {
+      this.lastCheck = now;
+      await this.reloadIfChanged();
+    } else if (this.reloading) {
+      await this.reloading;
+    }
+    return this.current;
+  }
+
+  /** Reload when graph.json's mtime or size differs from the loaded one. Never throws. */
+  reloadIfChanged(): Promise<void> {
+    if (this.reloading) return this.reloading;
+    const stamp = fileStamp(this.options.graphPath);
+    if (!stamp) return Promise.resolve();
+    if (stamp.mtimeMs === this.loaded.mtimeMs && stamp.size === this.loaded.size) return Promise.resolve();
+    const key = `${stamp.mtimeMs}:${stamp.size}`;
+    if (key === this.refused) return Promise.resolve();
+    this.reloading = (async () => {
+      try {
+        const loaded = await loadGraph(this.options.graphPath);
+        const engine = new QueryEngine(loaded.doc, this.options.traversal);
+        const old = this.current;
+        this.loaded = loaded;
+        this.current = engine; // atomic swap: in-flight calls keep their reference to `old`
+        this.refused = undefined;
+            this.options.log?.(`[synaptic] graph reloaded: ${engine.ix.n} nodes, ${engine.ix.m} edges`);
+        for (const l of this.listeners) l(engine);
+        setTimeout(() => old.traversal.dispose?.(), 5_000).unref?.();
+      } catch (err) {
+        this.refused = key;
+        this.options.log?.(
+          `[synaptic] warning: refused to reload ${this.options.graphPath}: ${err instanceof Error ? err.message : String(err)}; still serving the previous graph`,
+        );
+      } finally {
+        this.reloading = undefined;
+      }
+    })();
+    return this.reloading;
+  }
+
+  close(): void {
+    this.closeWatch?.();
+    this.current.traversal.dispose?.();
+  }
+}

@@ -1,0 +1,375 @@
+import { z } from 'zod';
+import type { ToolDefinition, ToolProvider, ToolResult } from './tool.ts';
+import {
+  failure,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  LEGACY_VERSIONS,
+  McpError,
+  META_SERVER_INFO,
+  METHOD_NOT_FOUND,
+  MODERN_VERSIONS,
+  requestEnvelope,
+  RESOURCE_NOT_FOUND,
+  SUPPORTED_VERSIONS,
+  UNSUPPORTED_PROTOCOL_VERSION,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from './protocol.ts';
+
+/** A resource, template, or the text read from one. */
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  title?: string;
+  description: string;
+  mimeType: string;
+}
+
+export interface ResourceTemplateInfo {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description: string;
+  mimeType: string;
+}
+
+export interface ResourceProvider {
+  list(): ResourceInfo[];
+  templates(): ResourceTemplateInfo[];
+  /** The resource's text, or undefined when the uri names no resource (answered -32002). */
+  read(uri: string): Promise<{ mimeType: string; text: string } | undefined>;
+}
+
+export interface PromptInfo {
+  name: string;
+  title?: string;
+  description: string;
+  arguments: Array<{ name: string; description: string; required: boolean }>;
+}
+
+export interface PromptProvider {
+  list(): PromptInfo[];
+  /** The prompt's single user message text; throws McpError for an unknown prompt or bad arguments. */
+  get(name: string, args: Record<string, string>): { description: string; text: string };
+}
+
+export interface CompletionResult {
+  values: string[];
+  total: number;
+  hasMore: boolean;
+}
+
+export type CompletionProvider = (ref: { type: string; name?: string; uri?: string }, argument: { name: string; value: string }) => CompletionResult;
+
+export interface McpCoreOptions {
+  name: string;
+  version: string;
+  instructions: string;
+  providers: ToolProvider[];
+  resources?: ResourceProvider;
+  prompts?: PromptProvider;
+  complete?: CompletionProvider;
+  /** Called after every tools/call (for query logs and metrics); never throws into the caller. */
+  onToolCall?: (info: { name: string; args: unknown; ms: number; isError: boolean }) => void;
+  log?: (line: string) => void;
+}
+
+/**
+ * Per-connection state. Stdio has one; an HTTP legacy session has one each; a stateless modern HTTP
+ * request may pass a fresh one. `notify` delivers server-to-client notifications when the transport
+ * can (stdio always; HTTP only on a legacy GET stream).
+ */
+export interface Session {
+  /** Negotiated legacy version (after initialize). */
+  legacyVersion?: string;
+  initialized?: boolean;
+  logLevel?: string;
+  notify?: (message: JsonRpcNotification) => void;
+}
+
+/** What `handle` learned about a request, for transports that route on it (HTTP status codes). */
+export interface RequestInfo {
+  era: 'modern' | 'legacy';
+  method: string;
+}
+
+const LIST_TTL_MS = 60_000;
+const TOOLS_TTL_MS = 5_000;
+const CACHE_SCOPE = 'private';
+
+/**
+ * The transport-independent MCP core: one JSON-RPC message (already parsed) plus the session in, one
+ * response (or nothing, for notifications and stray responses) out. Speaks the stateless 2026-07-28
+ * era (per-request `_meta` envelope, `server/discover`) and the initialize-based 2025-11-25 ..
+ * 2024-11-05 era in the same process. Tools come from ToolProviders; resources, prompts and
+ * completions from their providers.
+ */
+export class McpCore {
+  private readonly schemaCache = new WeakMap<z.ZodType, unknown>();
+  private readonly sessions = new Set<Session>();
+
+  constructor(private readonly options: McpCoreOptions) {
+    for (const p of options.providers) p.onToolsChanged?.(() => this.broadcast({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+  }
+
+  /** Register a session for notifications (stdio: its one connection). */
+  attach(session: Session): () => void {
+    this.sessions.add(session);
+    return () => this.sessions.delete(session);
+  }
+
+  /** Send a notification to every attached legacy session that negotiated (modern clients poll with ttl). */
+  broadcast(message: JsonRpcNotification): void {
+    for (const s of this.sessions) {
+      if (s.initialized && s.notify) {
+        try {
+          s.notify(message);
+        } catch (err) {
+          this.options.log?.(`[synaptic] Cannot send notification: ${String(err)}`);
+        }
+      }
+    }
+  }
+
+  /** Classify a parsed message without handling it (era and method), or undefined when it is not a request. */
+  static inspect(message: unknown): RequestInfo | undefined {
+    if (!message || typeof message !== 'object') return undefined;
+    const m = message as Record<string, unknown>;
+    if (typeof m.method !== 'string') return undefined;
+    return { era: requestEnvelope(m.params) ? 'modern' : 'legacy', method: m.method };
+  }
+
+  /**
+   * Handle one parsed JSON-RPC message. Returns the response for a request; undefined for a
+   * notification or a response object. Never throws.
+   */
+  async handle(message: unknown, session: Session = {}): Promise<JsonRpcResponse | undefined> {
+    if (Array.isArray(message)) return failure(null, INVALID_REQUEST, 'Invalid Request: JSON-RPC batches are not supported');
+    if (!message || typeof message !== 'object') return failure(null, INVALID_REQUEST, 'Invalid Request: expected a JSON object');
+    const m = message as Record<string, unknown>;
+    const hasId = 'id' in m && m.id !== undefined;
+    const id = (typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null) as JsonRpcId | null;
+    if (typeof m.method !== 'string') {
+      if ('result' in m || 'error' in m) return undefined; // a response from the client: nothing to answer
+      return failure(id, INVALID_REQUEST, 'Invalid Request: missing method');
+    }
+    if (m.jsonrpc !== '2.0') return hasId ? failure(id, INVALID_REQUEST, "Invalid Request: jsonrpc must be '2.0'") : undefined;
+    if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params))) {
+      return hasId ? failure(id, INVALID_PARAMS, 'Invalid params: params must be an object') : undefined;
+    }
+    const params = (m.params ?? {}) as Record<string, unknown>;
+    if (!hasId) {
+      this.notification(m.method, params, session);
+      return undefined;
+    }
+    if (id === null) return failure(null, INVALID_REQUEST, 'Invalid Request: id must be a string or number');
+    try {
+      const envelope = requestEnvelope(params);
+      const modern = envelope !== undefined;
+      if (m.method === 'server/discover') return this.ok(id, this.discover(), true, true);
+      if (envelope) {
+        if (!(MODERN_VERSIONS as readonly string[]).includes(envelope.version)) {
+          throw new McpError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${envelope.version}`, {
+            supported: [...SUPPORTED_VERSIONS],
+            requested: envelope.version,
+          });
+        }
+        if (!envelope.capabilities || typeof envelope.capabilities !== 'object') {
+          throw new McpError(INVALID_PARAMS, `Invalid params: _meta["io.modelcontextprotocol/clientCapabilities"] must be an object on a ${envelope.version} request`);
+        }
+      }
+      const { result, cacheable } = await this.dispatch(m.method, params, session, modern);
+      return this.ok(id, result, modern, cacheable);
+    } catch (err) {
+      if (err instanceof McpError) return failure(id, err.code, err.message, err.data);
+      this.options.log?.(`[synaptic] internal error in ${m.method}: ${err instanceof Error ? err.stack : String(err)}`);
+      return failure(id, INTERNAL_ERROR, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private notification(method: string, _params: Record<string, unknown>, session: Session): void {
+    if (method === 'notifications/initialized') session.initialized = true;
+    // notifications/cancelled, progress, roots/list_changed: nothing to do for read-only tools.
+  }
+
+  private ok(id: JsonRpcId, result: Record<string, unknown>, modern: boolean, cacheable: number | boolean): JsonRpcResponse {
+    if (!modern) return { jsonrpc: '2.0', id, result };
+    const decorated: Record<string, unknown> = { ...result, resultType: 'complete' };
+    if (cacheable !== false) {
+      decorated.ttlMs = typeof cacheable === 'number' ? cacheable : 0;
+      decorated.cacheScope = CACHE_SCOPE;
+    }
+    decorated._meta = { ...((result._meta as object) ?? {}), [META_SERVER_INFO]: this.serverInfo() };
+    return { jsonrpc: '2.0', id, result: decorated };
+  }
+
+  serverInfo(): { name: string; version: string } {
+    return { name: this.options.name, version: this.options.version };
+  }
+
+  /** The `server/discover` result (without the modern decoration). */
+  discover(): Record<string, unknown> {
+    return {
+      supportedVersions: [...SUPPORTED_VERSIONS],
+      capabilities: this.capabilities(true),
+      serverInfo: this.serverInfo(),
+      instructions: this.options.instructions,
+    };
+  }
+
+  capabilities(modern: boolean): Record<string, unknown> {
+    const caps: Record<string, unknown> = { tools: { listChanged: true } };
+    if (this.options.resources) caps.resources = {};
+    if (this.options.prompts) caps.prompts = {};
+    if (this.options.complete) caps.completions = {};
+    if (!modern) caps.logging = {};
+    return caps;
+  }
+
+  private async dispatch(
+    method: string,
+    params: Record<string, unknown>,
+    session: Session,
+    modern: boolean,
+  ): Promise<{ result: Record<string, unknown>; cacheable: number | false }> {
+    switch (method) {
+      case 'initialize': {
+        const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+        const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
+        session.legacyVersion = version;
+        return {
+          result: { protocolVersion: version, capabilities: this.capabilities(false), serverInfo: this.serverInfo(), instructions: this.options.instructions },
+          cacheable: false,
+        };
+      }
+      case 'ping':
+        return { result: {}, cacheable: false };
+      case 'logging/setLevel':
+        if (modern) throw new McpError(METHOD_NOT_FOUND, 'Method not found: logging/setLevel (removed in 2026-07-28)');
+        if (typeof params.level !== 'string') throw new McpError(INVALID_PARAMS, 'Invalid params: level must be a string');
+        session.logLevel = params.level;
+        return { result: {}, cacheable: false };
+      case 'tools/list':
+        return { result: { tools: this.listTools() }, cacheable: TOOLS_TTL_MS };
+      case 'tools/call':
+        return { result: (await this.callTool(params)) as unknown as Record<string, unknown>, cacheable: false };
+      case 'resources/list':
+        if (!this.options.resources) break;
+        return { result: { resources: this.options.resources.list() }, cacheable: LIST_TTL_MS };
+      case 'resources/templates/list':
+        if (!this.options.resources) break;
+        return { result: { resourceTemplates: this.options.resources.templates() }, cacheable: LIST_TTL_MS };
+      case 'resources/read': {
+        if (!this.options.resources) break;
+        const uri = params.uri;
+        if (typeof uri !== 'string') throw new McpError(INVALID_PARAMS, 'Invalid params: uri must be a string');
+        const read = await this.options.resources.read(uri);
+        if (!read) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+        return { result: { contents: [{ uri, mimeType: read.mimeType, text: read.text }] }, cacheable: 0 };
+      }
+      case 'prompts/list':
+        if (!this.options.prompts) break;
+        return { result: { prompts: this.options.prompts.list() }, cacheable: LIST_TTL_MS };
+      case 'prompts/get': {
+        if (!this.options.prompts) break;
+        const name = params.name;
+        if (typeof name !== 'string') throw new McpError(INVALID_PARAMS, 'Invalid params: name must be a string');
+        const rawArgs = (params.arguments ?? {}) as Record<string, unknown>;
+        const args: Record<string, string> = {};
+        for (const [k, v] of Object.entries(rawArgs)) if (v !== undefined && v !== null) args[k] = String(v);
+        const got = this.options.prompts.get(name, args);
+        return { result: { description: got.description, messages: [{ role: 'user', content: { type: 'text', text: got.text } }] }, cacheable: false };
+      }
+      case 'completion/complete': {
+        if (!this.options.complete) break;
+        const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+        const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
+        if (!ref || typeof ref.type !== 'string' || !argument || typeof argument.name !== 'string') {
+          throw new McpError(INVALID_PARAMS, 'Invalid params: completion/complete needs ref {type} and argument {name, value}');
+        }
+        const completion = this.options.complete(
+          { type: ref.type, name: typeof ref.name === 'string' ? ref.name : undefined, uri: typeof ref.uri === 'string' ? ref.uri : undefined },
+          { name: argument.name, value: typeof argument.value === 'string' ? argument.value : '' },
+        );
+        return { result: { completion }, cacheable: false };
+      }
+      default:
+        break;
+    }
+    throw new McpError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+  }
+
+  /** Every tool of every provider, first definition of a name wins. */
+  tools(): ToolDefinition[] {
+    const seen = new Set<string>();
+    const out: ToolDefinition[] = [];
+    for (const p of this.options.providers) {
+      for (const t of p.tools()) {
+        if (seen.has(t.name)) continue;
+        seen.add(t.name);
+        out.push(t);
+      }
+    }
+    return out;
+  }
+
+  private listTools(): Array<Record<string, unknown>> {
+    return this.tools().map((t) => {
+      const entry: Record<string, unknown> = {
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: this.jsonSchema(t.inputSchema),
+        annotations: { title: t.title, ...t.annotations },
+      };
+      if (t.outputSchema) entry.outputSchema = this.jsonSchema(t.outputSchema);
+      return entry;
+    });
+  }
+
+  private jsonSchema(schema: z.ZodType): unknown {
+    let json = this.schemaCache.get(schema);
+    if (!json) {
+      const raw = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+      delete raw.$schema;
+      if (raw.type !== 'object') raw.type = 'object';
+      json = raw;
+      this.schemaCache.set(schema, json);
+    }
+    return json;
+  }
+
+  private async callTool(params: Record<string, unknown>): Promise<ToolResult> {
+    const name = params.name;
+    if (typeof name !== 'string') throw new McpError(INVALID_PARAMS, 'Invalid params: tools/call needs a string name');
+    const tool = this.tools().find((t) => t.name === name);
+    if (!tool) throw new McpError(INVALID_PARAMS, `Unknown tool: '${name}' (call tools/list for the available tools)`, { name });
+    const rawArgs = params.arguments ?? {};
+    const started = performance.now();
+    let result: ToolResult;
+    const parsed = tool.inputSchema.safeParse(rawArgs);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ');
+      result = { content: [{ type: 'text', text: `Cannot run ${name}: invalid arguments: ${issues}` }], isError: true };
+    } else {
+      try {
+        result = await tool.handler(parsed.data);
+      } catch (err) {
+        const msg = err instanceof Error ? err.message : String(err);
+        result = { content: [{ type: 'text', text: msg.startsWith('Cannot ') ? msg : `Cannot run ${name}: ${msg}` }], isError: true };
+      }
+    }
+    try {
+      this.options.onToolCall?.({ name, args: rawArgs, ms: performance.now() - started, isError: result.isError === true });
+    } catch {
+      /* logging must never break a call */
+    }
+    return result;
+  }
+}
+
+export type { JsonRpcMessage };

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { lineOf } from '../../query/engine.ts';
+import { sanitize } from '../../query/sanitize.ts';
+import { readLines } from '../../query/source.node.ts';
+import { toolError, toolResult, type ToolDefinition } from '../tool.ts';
+import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { unresolvedText } from './format.ts';
+
+const input = z.object({
+  label: z.string().optional().describe('A symbol (label, bare name, id or name@file) whose source to read. Omit when reading by file.'),
+  file: z.string().optional().describe('Read this repo-relative file directly instead of resolving a symbol.'),
+  lines: z.string().regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'lines must look like "108-140" or "108"').optional().describe('With file: "108-140", or "108" (reads context_lines from there).'),
+  context_lines: z.number().int().optional().describe('Lines to return from the start (default 40, clamped to 1..400).'),
+});
+
+/** get_source: the verbatim source lines of a symbol or a file range, read inside the --source-root jail. */
+export function createGetSourceTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
+  return {
+    name: 'get_source',
+    title: 'Read source',
+    description:
+      "Return the actual numbered source lines of a symbol (its body, from the recorded start line) or of a file range (file + lines), so you can read code without opening files. " +
+      'Reads only inside the server source root; the lines come back verbatim.',
+    inputSchema: input,
+    annotations: READ_ONLY,
+    async handler(args) {
+      const count = Math.max(1, Math.min(400, args.context_lines ?? ctx.defaults.contextLines));
+      if (args.file) {
+        let from = 1;
+        let to = count;
+        if (args.lines) {
+          const [a, b] = args.lines.split('-').map((s) => Number(s.trim()));
+          from = a!;
+          to = b !== undefined ? Math.min(b, a! + 399) : a! + count - 1;
+        }
+        const r = readLines(ctx.sourceRoot, args.file, from, to);
+        return toolResult(`${sanitize(args.file)}:L${r.from}-L${r.to}\n${number(r.lines, r.from)}`);
+      }
+      if (!args.label) return toolError('Cannot read source: pass label (a symbol) or file (a repo-relative path)');
+      const engine = await ctx.engine();
+      const res = engine.resolve(args.label);
+      if (res.status !== 'found') return toolResult(unresolvedText(res));
+      const node = engine.ix.node(res.node);
+      if (!node.source_file) return toolError(`Cannot read source: node '${sanitize(engine.ix.label(res.node))}' has no source file`);
+      const start = node.span?.start_line ?? (lineOf(node.source_location) || 1);
+      const end = node.span && node.kind !== 'file' ? Math.min(node.span.end_line, start + count - 1) : start + count - 1;
+      const r = readLines(ctx.sourceRoot, node.source_file, start, end);
+      const header = `${sanitize(engine.ix.label(res.node))} [${sanitize(node.kind ?? node.file_type, 30)}] ${sanitize(node.source_file)}:L${r.from}-L${r.to}`;
+      return toolResult(`${header}\n${number(r.lines, r.from)}`);
+    },
+  };
+}
+
+function number(lines: string[], from: number): string {
+  const width = String(from + lines.length - 1).length;
+  return lines.map((l, i) => `${String(from + i).padStart(width)}  ${l}`).join('\n');
+}

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { cutToBudget } from '../../query/budget.ts';
+import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
+import { toolResult, type ToolDefinition } from '../tool.ts';
+import { READ_ONLY, type GraphToolContext } from './context.ts';
+
+const TERSE_TOP = 15;
+
+const input = z.object({
+  question: z.string().min(1).max(2000).describe('The natural-language question, or a symbol name.'),
+  mode: z.enum(['bfs', 'dfs']).optional().describe('Traversal mode (default bfs). Both expand best-first; the mode only breaks score ties.'),
+  full: z.boolean().optional().describe('Return the whole budget-bounded subgraph with EDGE lines instead of the terse top-N node list. Default false.'),
+  token_budget: z.number().int().min(50).max(100000).optional().describe('Approximate output token budget (default 1200; 800 with --concise). Maps to a node cap of about budget/40, clamped to 10..400.'),
+  context_filter: z.array(z.string()).optional().describe('Keep only nodes whose source file path contains one of these substrings.'),
+  since: z.string().optional().describe('Optional recency baseline (git ref or date). Ignored when git is unavailable.'),
+  recency_mode: z.enum(['boost', 'seed']).optional().describe('With since: boost (default) or seed.'),
+});
+
+const output = z.looseObject({
+  nodes: z.array(z.looseObject({ label: z.string(), qualified: z.string().optional(), file_type: z.string(), source_file: z.string(), score: z.number(), changed: z.boolean().optional() })),
+  edges: z.array(z.looseObject({ source: z.string(), relation: z.string(), target: z.string() })),
+});
+
+/** query_graph: ranked relevant subgraph for a natural-language question. */
+export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
+  return {
+    name: 'query_graph',
+    title: 'Query the code graph',
+    description:
+      'Primary entry point: retrieve the most relevant symbols for a natural-language question (e.g. "how does login work"). ' +
+      'Returns ranked NODE lines ([score] label [type] file) with copy-ready qualified references for duplicated names; pass full=true to also get EDGE lines. ' +
+      'Use the labels it returns with get_source, find_callers, affected or get_neighbors.',
+    inputSchema: input,
+    outputSchema: output,
+    annotations: READ_ONLY,
+    async handler(args) {
+      const engine = await ctx.engine();
+      const started = performance.now();
+      const mode = args.mode ?? 'bfs';
+      const budget = args.token_budget ?? ctx.defaults.tokenBudget;
+      const r = engine.rank(args.question, { mode, tokenBudget: budget, contextFilter: args.context_filter });
+      const ix = engine.ix;
+      const structuredNodes = r.nodes.map((h) => {
+        const node = ix.node(h.node);
+        const entry: Record<string, unknown> = {
+          label: sanitize(ix.label(h.node)),
+          file_type: sanitize(node.file_type ?? 'code', 30),
+          source_file: sanitize(node.source_file ?? ''),
+          score: h.score,
+        };
+        if (engine.isDuplicateLabel(h.node)) entry.qualified = sanitize(engine.qualified(h.node), 400);
+        return entry;
+      });
+      const full = args.full === true;
+      const structuredEdges = full
+        ? r.edges.map((e) => ({
+            source: sanitize(ix.label(ix.g.src[e.edge]!)),
+            relation: sanitizeRelation(ix.relName(e.edge)),
+            target: sanitize(ix.label(ix.g.dst[e.edge]!)),
+          }))
+        : [];
+      let text: string;
+      if (!r.nodes.length) {
+        text = emptyAnswer(ctx, engine, args.question, r.tokens, args.context_filter);
+      } else {
+        const start = r.seeds.slice(0, 8).map((v) => sanitize(ix.label(v)));
+        const lines = [`Traversal: ${mode} | Start: [${start.join(', ')}] | ${r.nodes.length} nodes found`];
+        const shown = full ? r.nodes.length : Math.min(TERSE_TOP, r.nodes.length);
+        for (let i = 0; i < shown; i++) {
+          const s = structuredNodes[i]!;
+          const q = s.qualified ? ` qualified: ${s.qualified as string}` : '';
+          lines.push(`NODE [${(s.score as number).toFixed(3)}] ${s.label as string} [${s.file_type as string}] ${s.source_file as string}${q}`);
+        }
+        if (full) for (const e of structuredEdges) lines.push(`EDGE ${e.source} --${e.relation}--> ${e.target}`);
+        else if (r.nodes.length > shown) lines.push(`(terse: top ${shown} of ${r.nodes.length} matched nodes; pass full=true for the whole subgraph with edges)`);
+        text = lines.join('\n');
+      }
+      const cut = await cutToBudget(text, budget);
+      ctx.logQuery?.({
+        ts: new Date().toISOString(),
+        tool: 'query_graph',
+        question: args.question,
+        mode,
+        full,
+        token_budget: budget,
+        context_filter: args.context_filter ?? null,
+        seeds: r.seeds.slice(0, 8).map((v) => ix.node(v).id),
+        nodes: r.nodes.length,
+        truncated: cut.truncated,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      });
+      return toolResult(cut.text, { nodes: structuredNodes, edges: structuredEdges });
+    },
+  };
+}
+
+function emptyAnswer(_ctx: GraphToolContext, engine: import('../../query/engine.ts').QueryEngine, question: string, tokens: string[], filter: string[] | undefined): string {
+  if (filter && filter.length) {
+    const unfiltered = engine.rank(question, {});
+    if (unfiltered.nodes.length) {
+      const dirs = new Map<string, number>();
+      for (const h of unfiltered.nodes.slice(0, 50)) {
+        const f = String(engine.ix.node(h.node).source_file ?? '');
+        const d = f.includes('/') ? f.slice(0, f.lastIndexOf('/') + 1) : f;
+        dirs.set(d, (dirs.get(d) ?? 0) + 1);
+      }
+      const list = [...dirs.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([d, c]) => `${sanitize(d)} (${c})`);
+      return `No nodes match '${sanitize(question)}' within context_filter [${filter.map((f) => sanitize(f)).join(', ')}]: the filter matched nothing. Without the filter, matches are in: ${list.join(', ')}`;
+    }
+  }
+  const words = tokens.length ? tokens.join(', ') : '(none left after removing question words)';
+  return `No nodes match '${sanitize(question)}' (search tokens: ${sanitize(words)}). The graph models symbols and files, not string contents: try other names, or search_text for literal text.`;
+}

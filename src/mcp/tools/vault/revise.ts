@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { SkillLibrary, type Env } from '../../../skills/index.ts';
+import { toolResult, type ToolDefinition } from '../../tool.ts';
+import { requireLearn, skillProject } from './teach.ts';
+
+const inputSchema = z.object({
+  name: z.string().describe('Name of the skill to correct.'),
+  instructions: z.string().describe('The corrected instructions in full, as Markdown without frontmatter.'),
+  note: z.string().describe('What was wrong with the version this replaces.'),
+  project: z.string().optional().describe('Absolute project root; defaults to SYNAPTIC_PROJECT_DIR, then the server working directory.'),
+});
+
+const outputSchema = z.object({
+  name: z.string(),
+  revision: z.string(),
+  status: z.literal('pending'),
+  reached: z.array(z.string()),
+  installed: z.array(z.string()),
+});
+
+/** `revise`: replaces a skill's instructions, keeping the old text under a revision id. */
+export function reviseTool(options: { cwd: string; env: Env }): ToolDefinition<typeof inputSchema> {
+  return {
+    name: 'revise',
+    title: 'Revise a skill',
+    description:
+      'Correct a skill in the Synaptic skill library that turned out wrong: send the whole corrected text and a ' +
+      'note on what was wrong. The old text is kept under the returned revision id; the correction waits for the ' +
+      "owner's review, and reached lists the tools already using it (none until approved).",
+    inputSchema,
+    outputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    handler: (args) => {
+      requireLearn(options.env, 'revise');
+      const lib = new SkillLibrary(options.env);
+      const { meta, revision } = lib.revise({
+        name: args.name,
+        instructions: args.instructions,
+        note: args.note,
+        project: skillProject(args.project, options.cwd, options.env),
+      });
+      const installed = meta.installed ? [meta.installed.tool] : [];
+      const text =
+        `Revised skill "${meta.name}": the old text is kept as ${revision}. The correction is waiting for the owner's review` +
+        (installed.length ? '; the approved version stays in use until then.' : '.');
+      return toolResult(text, { name: meta.name, revision, status: 'pending', reached: [], installed });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { canonicalFolder, resolveFolder, type Env } from '../../../vault/index.ts';
+import { toolResult, type ToolDefinition } from '../../tool.ts';
+
+const inputSchema = z.object({
+  path: z
+    .string()
+    .optional()
+    .describe('Folder to report on (absolute). Defaults to SYNAPTIC_PROJECT_DIR, then the server working directory.'),
+});
+
+const scopeSchema = z.object({
+  path: z.string(),
+  scope: z.string(),
+  trusted: z.boolean(),
+  changed: z.boolean(),
+  env: z.array(z.string()),
+  denied: z.array(z.string()),
+  error: z.string().nullable(),
+});
+
+const outputSchema = z.object({
+  path: z.string(),
+  backend: z.literal('encrypted'),
+  available: z.array(z.string()),
+  unavailable: z.array(z.string()),
+  elsewhere: z.number().int(),
+  ambient: z.enum(['ready', 'stale', 'off']),
+  shell: z.enum(['bash', 'zsh', 'fish']).nullable(),
+  scopes: z.array(scopeSchema),
+  warnings: z.array(z.string()),
+  note: z.string(),
+});
+
+/** The folder vaultstatus reports on: the argument, then SYNAPTIC_PROJECT_DIR (or SYNAPSE_PROJECT_DIR), then cwd. */
+export function statusFolder(path: string | undefined, cwd: string, env: Env): string {
+  const chosen = path || env.SYNAPTIC_PROJECT_DIR || env.SYNAPSE_PROJECT_DIR || cwd;
+  return canonicalFolder(chosen, cwd);
+}
+
+/** `vaultstatus`: secret names and scope trust for a folder; never values. */
+export function vaultStatusTool(options: { cwd: string; env: Env }): ToolDefinition<typeof inputSchema> {
+  return {
+    name: 'vaultstatus',
+    title: 'Vault status',
+    description:
+      'Lists the environment-variable names the secrets vault resolves for a folder and the trust state of its ' +
+      '.synaptic.yaml scope files. Use it to learn why a command lacks a credential: available names resolve here; ' +
+      'unavailable ones (vault.name) are requested by a scope file but not approved or not held for this folder; ' +
+      'elsewhere counts secrets held for other folders. Never returns secret values and cannot inject them.',
+    inputSchema,
+    outputSchema,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    handler: ({ path }) => {
+      const folder = statusFolder(path, options.cwd, options.env);
+      const { status } = resolveFolder(folder, options.env);
+      return toolResult(JSON.stringify(status, null, 2), { ...status });
+    },
+  };
+}

@@ -1,0 +1,419 @@
+import { relationMask, RELATIONS, type GraphDocument, type HazardSite, type NodeId } from '../graph/model.ts';
+import { GraphIndex } from './graph-index.ts';
+import { CALL_MASK, CROSS_LANGUAGE_RELATIONS, DESCRIBE_CALL_RELATIONS, IMPACT_MASK, IMPACT_RELATIONS, isStructural } from './relations.ts';
+import { rankQuery, type RankOptions, type RankResult } from './rank.ts';
+import { candidate, qualifiedRef, resolveName, type Resolution } from './resolve.ts';
+import { TsTraversal, type TraversalBackend } from './traversal.ts';
+
+/** One edge-neighbour in a caller / callee / reference / neighbour listing. */
+export interface EdgeHit {
+  node: NodeId;
+  edge: number;
+  relation: string;
+  direction: 'in' | 'out';
+}
+
+export interface EdgeListing {
+  seed: NodeId;
+  /** Members folded in when the seed is a class/type (0 when not folded). */
+  foldedMembers: number;
+  hits: EdgeHit[];
+  byRelation: Record<string, number>;
+}
+
+export interface AffectedHit {
+  node: NodeId;
+  depth: number;
+  via: string;
+}
+
+export interface GraphStats {
+  nodes: number;
+  edges: number;
+  communities: number;
+  extracted: number;
+  inferred: number;
+  ambiguous: number;
+  cross_repo: number;
+  cross_language: number;
+  dynamic_sites: number;
+  dynamic_sites_opaque: number;
+  dynamic_refs_linked: number;
+}
+
+export interface DynamicSite {
+  repo?: string;
+  file: string;
+  line: number;
+  kind: 'reflection' | 'dynamic_import' | 'eval';
+  key?: string;
+  host: string;
+}
+
+/** The graph-side services behind every graph tool. Built once per load; immutable afterwards. */
+export class QueryEngine {
+  readonly ix: GraphIndex;
+  readonly traversal: TraversalBackend;
+  readonly loadedAt = Date.now();
+  private statsCache?: GraphStats;
+  private sitesCache?: DynamicSite[];
+  private testReach?: Map<NodeId, number>;
+
+  constructor(doc: GraphDocument, traversal?: (ix: GraphIndex) => TraversalBackend) {
+    this.ix = new GraphIndex(doc);
+    this.traversal = traversal ? traversal(this.ix) : new TsTraversal(this.ix);
+  }
+
+  get doc(): GraphDocument {
+    return this.ix.g.doc;
+  }
+
+  resolve(name: string): Resolution {
+    return resolveName(this.ix, name);
+  }
+
+  qualified(v: NodeId): string {
+    return qualifiedRef(this.ix, v);
+  }
+
+  candidate(v: NodeId) {
+    return candidate(this.ix, v);
+  }
+
+  /** Is the label shared by several nodes (so output should carry a qualified reference)? */
+  isDuplicateLabel(v: NodeId): boolean {
+    return (this.ix.labelCount.get(this.ix.label(v)) ?? 0) > 1;
+  }
+
+  rank(question: string, options?: RankOptions): RankResult {
+    return rankQuery(this.ix, question, options);
+  }
+
+  /** Seeds for a fold: the node, plus its members when it is a class/type. */
+  private foldSeeds(v: NodeId): { seeds: NodeId[]; members: number } {
+    if (!this.ix.isType(v)) return { seeds: [v], members: 0 };
+    const members = this.ix.members(v);
+    return { seeds: [v, ...members], members: members.length };
+  }
+
+  /** Incoming call-like edges (folding a type's members in; only external callers are kept). */
+  callers(v: NodeId): EdgeListing {
+    return this.edgeListing(v, 'in', (rel) => ((CALL_MASK >>> relId(rel)) & 1) === 1 && !isStructural(rel), true);
+  }
+
+  /** Outgoing call-like edges (folding a type's members in). */
+  callees(v: NodeId): EdgeListing {
+    return this.edgeListing(v, 'out', (rel) => ((CALL_MASK >>> relId(rel)) & 1) === 1 && !isStructural(rel), true);
+  }
+
+  /** Every incoming edge except structural ownership; never folds members. */
+  references(v: NodeId): EdgeListing {
+    return this.edgeListing(v, 'in', (rel) => !isStructural(rel), false);
+  }
+
+  /** All edges of a node in both directions, optionally filtered by a relation substring. */
+  neighbors(v: NodeId, relationFilter?: string): EdgeListing & { allByRelation: Record<string, number> } {
+    const ix = this.ix;
+    const hits: EdgeHit[] = [];
+    const allByRelation: Record<string, number> = {};
+    const byRelation: Record<string, number> = {};
+    const f = relationFilter?.toLowerCase();
+    const add = (e: number, node: NodeId, direction: 'in' | 'out') => {
+      const relation = ix.relName(e);
+      allByRelation[relation] = (allByRelation[relation] ?? 0) + 1;
+      if (f && !relation.toLowerCase().includes(f)) return;
+      byRelation[relation] = (byRelation[relation] ?? 0) + 1;
+      hits.push({ node, edge: e, relation, direction });
+    };
+    for (let i = ix.outOff[v]!; i < ix.outOff[v + 1]!; i++) add(ix.outEdges[i]!, ix.g.dst[ix.outEdges[i]!]!, 'out');
+    for (let i = ix.inOff[v]!; i < ix.inOff[v + 1]!; i++) add(ix.inEdges[i]!, ix.g.src[ix.inEdges[i]!]!, 'in');
+    return { seed: v, foldedMembers: 0, hits, byRelation, allByRelation };
+  }
+
+  private edgeListing(v: NodeId, dir: 'in' | 'out', keep: (rel: string) => boolean, fold: boolean): EdgeListing {
+    const ix = this.ix;
+    const { seeds, members } = fold ? this.foldSeeds(v) : { seeds: [v], members: 0 };
+    const seedSet = new Set(seeds);
+    const hits: EdgeHit[] = [];
+    const byRelation: Record<string, number> = {};
+    const seen = new Set<string>();
+    for (const s of seeds) {
+      const off = dir === 'in' ? ix.inOff : ix.outOff;
+      const edges = dir === 'in' ? ix.inEdges : ix.outEdges;
+      const other = dir === 'in' ? ix.g.src : ix.g.dst;
+      for (let i = off[s]!; i < off[s + 1]!; i++) {
+        const e = edges[i]!;
+        const relation = ix.relName(e);
+        if (!keep(relation)) continue;
+        const u = other[e]!;
+        if (members && seedSet.has(u)) continue; // internal to the folded type
+        const key = `${u}:${relation}`;
+        if (seen.has(key)) continue; // several call sites of the same pair: one hit
+        seen.add(key);
+        byRelation[relation] = (byRelation[relation] ?? 0) + 1;
+        hits.push({ node: u, edge: e, relation, direction: dir });
+      }
+    }
+    hits.sort((a, b) => ix.degree[b.node]! - ix.degree[a.node]! || cmpStr(ix.label(a.node), ix.label(b.node)) || a.node - b.node);
+    return { seed: v, foldedMembers: members, hits, byRelation };
+  }
+
+  /** Reverse-impact walk (blast radius), folding a type's members into the seeds. */
+  affected(v: NodeId, depth: number, relations?: readonly string[]): { hits: AffectedHit[]; foldedMembers: number; byDepth: Record<string, number> } {
+    const { seeds, members } = this.foldSeeds(v);
+    const mask = relations && relations.length ? relationMask(relations) : IMPACT_MASK;
+    const reach = this.traversal.reverseReach(seeds, depth, mask);
+    const hits: AffectedHit[] = [];
+    const byDepth: Record<string, number> = {};
+    const seedSet = new Set(seeds);
+    for (let i = 0; i < reach.nodes.length; i++) {
+      const node = reach.nodes[i]!;
+      if (seedSet.has(node)) continue;
+      const d = reach.depth[i]!;
+      byDepth[String(d)] = (byDepth[String(d)] ?? 0) + 1;
+      hits.push({ node, depth: d, via: RELATIONS[reach.via[i]!] ?? 'other' });
+    }
+    hits.sort((a, b) => a.depth - b.depth || cmpStr(this.ix.label(a.node), this.ix.label(b.node)) || a.node - b.node);
+    return { hits, foldedMembers: members, byDepth };
+  }
+
+  /** Shortest undirected connection; each step keeps the stored edge direction. */
+  shortestPath(s: NodeId, t: NodeId, maxHops: number): Array<{ from: NodeId; to: NodeId; edge: number; forward: boolean }> | null {
+    const path = this.traversal.shortestPath(s, t, maxHops, 0xffffffff);
+    if (!path) return null;
+    const ix = this.ix;
+    const steps: Array<{ from: NodeId; to: NodeId; edge: number; forward: boolean }> = [];
+    for (let i = 0; i + 1 < path.length; i++) {
+      const a = path[i]!;
+      const b = path[i + 1]!;
+      let edge = -1;
+      let forward = true;
+      for (let j = ix.outOff[a]!; j < ix.outOff[a + 1]!; j++) {
+        const e = ix.outEdges[j]!;
+        if (ix.g.dst[e] === b && (edge < 0 || e < edge)) edge = e;
+      }
+      if (edge < 0) {
+        forward = false;
+        for (let j = ix.inOff[a]!; j < ix.inOff[a + 1]!; j++) {
+          const e = ix.inEdges[j]!;
+          if (ix.g.src[e] === b && (edge < 0 || e < edge)) edge = e;
+        }
+      }
+      steps.push({ from: a, to: b, edge, forward });
+    }
+    return steps;
+  }
+
+  stats(): GraphStats {
+    if (this.statsCache) return this.statsCache;
+    const ix = this.ix;
+    let extracted = 0;
+    let inferred = 0;
+    let ambiguous = 0;
+    let crossRepo = 0;
+    let crossLanguage = 0;
+    let dynamicRefs = 0;
+    for (let e = 0; e < ix.m; e++) {
+      const link = ix.g.links[e]!;
+      if (link.confidence === 'INFERRED') inferred++;
+      else if (link.confidence === 'AMBIGUOUS') ambiguous++;
+      else extracted++;
+      const rel = String(link.relation);
+      if (CROSS_LANGUAGE_RELATIONS.has(rel)) crossLanguage++;
+      if (rel === 'dynamic_ref') dynamicRefs++;
+      const ra = ix.node(ix.g.src[e]!).repo;
+      const rb = ix.node(ix.g.dst[e]!).repo;
+      if (ra !== undefined && rb !== undefined && ra !== rb) crossRepo++;
+    }
+    const sites = this.dynamicSites();
+    this.statsCache = {
+      nodes: ix.n,
+      edges: ix.m,
+      communities: ix.communities.size,
+      extracted,
+      inferred,
+      ambiguous,
+      cross_repo: crossRepo,
+      cross_language: crossLanguage,
+      dynamic_sites: sites.length,
+      dynamic_sites_opaque: sites.filter((s) => s.key === undefined).length,
+      dynamic_refs_linked: dynamicRefs,
+    };
+    return this.statsCache;
+  }
+
+  /** Reflection / dynamic-dispatch sites recorded by extraction (unresolved plain calls excluded). */
+  dynamicSites(): DynamicSite[] {
+    if (this.sitesCache) return this.sitesCache;
+    const hazards = (Array.isArray(this.doc.graph?.hazards) ? this.doc.graph.hazards : []) as HazardSite[];
+    const out: DynamicSite[] = [];
+    for (const h of hazards) {
+      const kind = siteKind(h.kind);
+      if (!kind) continue;
+      const extra = h as unknown as Record<string, unknown>;
+      const key = typeof extra.key === 'string' ? extra.key : literalKey(String(h.text ?? ''));
+      const hostId = this.ix.g.idOf.get(h.scope);
+      const site: DynamicSite = {
+        file: String(h.source_file ?? ''),
+        line: lineOf(h.source_location),
+        kind,
+        host: hostId !== undefined ? this.ix.label(hostId) : String(h.scope ?? ''),
+      };
+      if (typeof extra.repo === 'string') site.repo = extra.repo;
+      if (key !== undefined) site.key = key;
+      out.push(site);
+    }
+    out.sort((a, b) => cmpStr(a.file, b.file) || a.line - b.line);
+    this.sitesCache = out;
+    return out;
+  }
+
+  /** Dynamic-dispatch sites or unresolved calls that could hide dependents of node v. */
+  dynamicCaveat(v: NodeId): string | undefined {
+    const node = this.ix.node(v);
+    const bare = this.ix.label(v).replace(/\(\)$/, '').replace(/^.*[.:#]/, '').toLowerCase();
+    const sites = this.dynamicSites();
+    const keyed = sites.filter((s) => s.key !== undefined && s.key.toLowerCase() === bare).length;
+    const opaque = sites.filter((s) => s.key === undefined).length;
+    const unresolved = this.doc.graph?.unresolved_calls ? Object.values(this.doc.graph.unresolved_calls).reduce((a, b) => a + Number(b || 0), 0) : 0;
+    const parts: string[] = [];
+    if (keyed) parts.push(`${keyed} dynamic-dispatch site(s) name '${bare}'`);
+    if (opaque) parts.push(`${opaque} opaque dynamic-dispatch site(s) in the graph`);
+    if (unresolved) parts.push(`${unresolved} call site(s) could not be resolved statically`);
+    if (!parts.length) return undefined;
+    void node;
+    return `no static dependent is not proof of dead code: ${parts.join('; ')} (see dynamic_hazards)`;
+  }
+
+  /** How many test nodes reach each hub (memoized per node, depth-limited reverse walk). */
+  testCount(v: NodeId): number {
+    this.testReach ??= new Map();
+    const cached = this.testReach.get(v);
+    if (cached !== undefined) return cached;
+    const { seeds } = this.foldSeeds(v);
+    const mask = IMPACT_MASK | relationMask(['tests']);
+    const reach = this.traversal.reverseReach(seeds, 6, mask);
+    let count = 0;
+    for (const u of reach.nodes) if (this.isTest(u)) count++;
+    this.testReach.set(v, count);
+    return count;
+  }
+
+  isTest(v: NodeId): boolean {
+    const node = this.ix.node(v);
+    if (node.is_test === true) return true;
+    if (node.kind !== 'function' && node.kind !== 'method' && node.kind !== 'file') return false;
+    return isTestPath(String(node.source_file ?? ''));
+  }
+
+  /** Nodes ranked by total degree. */
+  godNodes(): NodeId[] {
+    const ix = this.ix;
+    const ids: NodeId[] = [];
+    for (let v = 0; v < ix.n; v++) if (ix.node(v).kind !== 'file') ids.push(v);
+    ids.sort((a, b) => ix.degree[b]! - ix.degree[a]! || cmpStr(ix.label(a), ix.label(b)) || a - b);
+    return ids;
+  }
+
+  /** Outgoing call targets for describe_node. */
+  describeCallees(v: NodeId): NodeId[] {
+    const ix = this.ix;
+    const seeds = [v];
+    const out: NodeId[] = [];
+    const seen = new Set<NodeId>();
+    for (const s of seeds) {
+      for (let i = ix.outOff[s]!; i < ix.outOff[s + 1]!; i++) {
+        const e = ix.outEdges[i]!;
+        if (!DESCRIBE_CALL_RELATIONS.has(ix.relName(e))) continue;
+        const u = ix.g.dst[e]!;
+        if (!seen.has(u)) {
+          seen.add(u);
+          out.push(u);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Repo tags of a federated graph (node `repo` field), with node and edge counts. */
+  repos(): Array<{ repo: string; nodes: number; edges: number }> {
+    const ix = this.ix;
+    const nodes = new Map<string, number>();
+    for (let v = 0; v < ix.n; v++) {
+      const r = ix.node(v).repo;
+      if (typeof r === 'string' && r) nodes.set(r, (nodes.get(r) ?? 0) + 1);
+    }
+    if (!nodes.size) return [];
+    const edges = new Map<string, number>();
+    for (let e = 0; e < ix.m; e++) {
+      const r = ix.node(ix.g.src[e]!).repo;
+      if (typeof r === 'string' && r) edges.set(r, (edges.get(r) ?? 0) + 1);
+    }
+    return [...nodes.keys()].sort().map((repo) => ({ repo, nodes: nodes.get(repo)!, edges: edges.get(repo) ?? 0 }));
+  }
+
+  /** Nodes whose span encloses a line of a file, innermost first. */
+  enclosing(file: string, line: number): NodeId | undefined {
+    const ids = this.ix.byFile.get(file);
+    if (!ids) return undefined;
+    let best: NodeId | undefined;
+    let bestSize = Infinity;
+    for (const v of ids) {
+      const span = this.ix.node(v).span;
+      if (!span || this.ix.node(v).kind === 'file') continue;
+      if (line >= span.start_line && line <= span.end_line) {
+        const size = span.end_line - span.start_line;
+        if (size < bestSize) {
+          best = v;
+          bestSize = size;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+/** Test-path conventions (spec: affected_tests). */
+export function isTestPath(file: string): boolean {
+  const parts = file.split('/');
+  if (parts.slice(0, -1).some((p) => p === 'test' || p === 'tests' || p === '__tests__' || p === 'testing')) return true;
+  const base = parts[parts.length - 1] ?? '';
+  return /^test_|_test\.|_spec\.|\.test\.|\.spec\.|Test\.[A-Za-z]+$|^conftest\.py$/.test(base);
+}
+
+function siteKind(kind: string): DynamicSite['kind'] | undefined {
+  switch (kind) {
+    case 'eval':
+      return 'eval';
+    case 'dynamic_import':
+      return 'dynamic_import';
+    case 'reflection':
+    case 'dynamic_call':
+    case 'computed_member':
+      return 'reflection';
+    default:
+      return undefined;
+  }
+}
+
+function literalKey(text: string): string | undefined {
+  const m = /\[\s*(['"`])([^'"`]+)\1\s*\]|\(\s*(['"`])([^'"`]+)\3/.exec(text);
+  return m ? (m[2] ?? m[4]) : undefined;
+}
+
+/** `L42` -> 42 (0 when absent). */
+export function lineOf(location: unknown): number {
+  const m = /(\d+)/.exec(String(location ?? ''));
+  return m ? Number(m[1]) : 0;
+}
+
+function relId(rel: string): number {
+  const i = (RELATIONS as readonly string[]).indexOf(rel);
+  return i < 0 ? 31 : i;
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export { IMPACT_RELATIONS };

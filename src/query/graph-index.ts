@@ -1,0 +1,160 @@
+import { indexGraph, type IndexedGraph } from '../graph/indexed-graph.ts';
+import { relationId, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
+import { bareName, splitWords, stem } from './tokens.ts';
+
+/** Kinds whose members fold into the type for callers / callees / affected. */
+export const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'enum', 'trait']);
+
+/**
+ * Everything the query engine needs, built once per graph load: out/in CSR over edge ids, degrees,
+ * name lookup maps, and the token postings used by `query_graph` ranking. Plain typed arrays and maps,
+ * so a call never re-reads or re-parses the document. Browser-safe.
+ */
+export class GraphIndex {
+  readonly g: IndexedGraph;
+  readonly n: number;
+  readonly m: number;
+  /** outOff[v]..outOff[v+1] indexes outEdges: edge ids whose source is v. */
+  readonly outOff: Uint32Array;
+  readonly outEdges: Uint32Array;
+  readonly inOff: Uint32Array;
+  readonly inEdges: Uint32Array;
+  /** Total degree with multiplicity (every relation, members included). */
+  readonly degree: Uint32Array;
+  /** Lower-cased label -> node ids. */
+  readonly byLabel = new Map<string, NodeId[]>();
+  /** Lower-cased bare name -> node ids. */
+  readonly byBare = new Map<string, NodeId[]>();
+  /** Source file -> node ids defined in it (the file node first when there is one). */
+  readonly byFile = new Map<string, NodeId[]>();
+  /** Lower-cased labels by id, for substring search. */
+  readonly lowerLabels: string[];
+  /** Label stem token -> node ids (postings), and path stem token -> node ids. */
+  readonly labelPostings = new Map<string, NodeId[]>();
+  readonly pathPostings = new Map<string, NodeId[]>();
+  /** Count of nodes sharing each exact label, to mark duplicates. */
+  readonly labelCount = new Map<string, number>();
+  /** Community id -> members. */
+  readonly communities = new Map<number, NodeId[]>();
+  /** Community of each node, -1 when none. */
+  readonly community: Int32Array;
+  /** Sorted distinct labels (original case) for completions. */
+  readonly sortedLabels: string[];
+
+  constructor(doc: GraphDocument) {
+    const g = indexGraph(doc);
+    this.g = g;
+    const n = g.nodes.length;
+    const m = g.src.length;
+    this.n = n;
+    this.m = m;
+    const outCount = new Uint32Array(n + 1);
+    const inCount = new Uint32Array(n + 1);
+    for (let e = 0; e < m; e++) {
+      outCount[g.src[e]! + 1]!++;
+      inCount[g.dst[e]! + 1]!++;
+    }
+    for (let i = 0; i < n; i++) {
+      outCount[i + 1]! += outCount[i]!;
+      inCount[i + 1]! += inCount[i]!;
+    }
+    this.outOff = outCount.slice();
+    this.inOff = inCount.slice();
+    const outEdges = new Uint32Array(m);
+    const inEdges = new Uint32Array(m);
+    const oc = outCount.slice(0, n);
+    const ic = inCount.slice(0, n);
+    for (let e = 0; e < m; e++) {
+      outEdges[oc[g.src[e]!]!++] = e;
+      inEdges[ic[g.dst[e]!]!++] = e;
+    }
+    this.outEdges = outEdges;
+    this.inEdges = inEdges;
+    const degree = new Uint32Array(n);
+    for (let v = 0; v < n; v++) degree[v] = this.outOff[v + 1]! - this.outOff[v]! + this.inOff[v + 1]! - this.inOff[v]!;
+    this.degree = degree;
+
+    this.community = new Int32Array(n).fill(-1);
+    this.lowerLabels = new Array<string>(n);
+    const labelSet = new Set<string>();
+    for (let v = 0; v < n; v++) {
+      const node = g.nodes[v]!;
+      const label = String(node.label ?? node.id);
+      const lower = label.toLowerCase();
+      this.lowerLabels[v] = lower;
+      labelSet.add(label);
+      push(this.byLabel, lower, v);
+      this.labelCount.set(label, (this.labelCount.get(label) ?? 0) + 1);
+      const bare = bareName(label).toLowerCase();
+      if (bare && bare !== lower) push(this.byBare, bare, v);
+      if (node.source_file) {
+        const list = this.byFile.get(node.source_file);
+        if (!list) this.byFile.set(node.source_file, [v]);
+        else if (node.kind === 'file') list.unshift(v);
+        else list.push(v);
+      }
+      if (typeof node.community === 'number') {
+        this.community[v] = node.community;
+        push(this.communities, node.community, v);
+      }
+      const seen = new Set<string>();
+      for (const w of splitWords(bareName(label) || label)) {
+        const s = stem(w);
+        if (!seen.has(s)) {
+          seen.add(s);
+          push(this.labelPostings, s, v);
+        }
+      }
+      const full = bareName(label).toLowerCase();
+      if (full && !seen.has(full)) push(this.labelPostings, full, v);
+      if (node.source_file) {
+        const pseen = new Set<string>();
+        for (const w of splitWords(node.source_file.replace(/\.[A-Za-z0-9]+$/, ''))) {
+          const s = stem(w);
+          if (s.length >= 2 && !pseen.has(s)) {
+            pseen.add(s);
+            push(this.pathPostings, s, v);
+          }
+        }
+      }
+    }
+    this.sortedLabels = [...labelSet].sort((a, b) => a.localeCompare(b));
+  }
+
+  node(v: NodeId): GraphNode {
+    return this.g.nodes[v]!;
+  }
+
+  label(v: NodeId): string {
+    const node = this.g.nodes[v]!;
+    return String(node.label ?? node.id);
+  }
+
+  relName(e: number): string {
+    return String(this.g.links[e]!.relation);
+  }
+
+  /** Members of a type node (targets of its `method` / `contains` edges that are not files). */
+  members(v: NodeId): NodeId[] {
+    const out: NodeId[] = [];
+    const method = relationId('method');
+    const contains = relationId('contains');
+    const defines = relationId('defines');
+    for (let i = this.outOff[v]!; i < this.outOff[v + 1]!; i++) {
+      const e = this.outEdges[i]!;
+      const r = this.g.rel[e]!;
+      if (r === method || r === contains || r === defines) out.push(this.g.dst[e]!);
+    }
+    return [...new Set(out)];
+  }
+
+  isType(v: NodeId): boolean {
+    return TYPE_KINDS.has(String(this.g.nodes[v]!.kind));
+  }
+}
+
+function push<K>(map: Map<K, NodeId[]>, key: K, v: NodeId): void {
+  const list = map.get(key);
+  if (list) list.push(v);
+  else map.set(key, [v]);
+}

@@ -1,0 +1,124 @@
+import type { NodeId } from '../graph/model.ts';
+import type { GraphIndex } from './graph-index.ts';
+
+/** One candidate of an ambiguous name, with a reference that resolves back to exactly it. */
+export interface Candidate {
+  id: string;
+  label: string;
+  source_file: string;
+  kind: string;
+  degree: number;
+  qualified: string;
+}
+
+export type Resolution =
+  | { status: 'found'; node: NodeId; via: 'id' | 'label' | 'bare' | 'file' | 'substring' }
+  | { status: 'ambiguous'; query: string; candidates: Candidate[]; total: number }
+  | { status: 'not_found'; query: string };
+
+const MAX_CANDIDATES = 20;
+
+/**
+ * Resolve a user-supplied name through the cascade: exact id, case-insensitive label, bare name,
+ * source file, unique label substring. A `name@file-substring` qualifier narrows any step to nodes
+ * whose source file contains the substring. Several matches come back as candidates (highest degree
+ * first), never as a silent pick.
+ */
+export function resolveName(index: GraphIndex, rawQuery: string): Resolution {
+  const query = rawQuery.trim();
+  if (!query) return { status: 'not_found', query };
+  const direct = cascade(index, query, undefined);
+  if (direct.status !== 'not_found') return direct;
+  const at = query.lastIndexOf('@');
+  if (at > 0 && at < query.length - 1) {
+    const name = query.slice(0, at).trim();
+    const file = query.slice(at + 1).trim();
+    const qualified = cascade(index, name, file);
+    if (qualified.status !== 'not_found') return qualified;
+  }
+  return { status: 'not_found', query };
+}
+
+function cascade(index: GraphIndex, query: string, fileSub: string | undefined): Resolution {
+  const lower = query.toLowerCase();
+  const fileLower = fileSub?.toLowerCase();
+  const keep = (ids: readonly NodeId[] | undefined): NodeId[] => {
+    if (!ids) return [];
+    if (!fileLower) return [...ids];
+    return ids.filter((v) => String(index.node(v).source_file ?? '').toLowerCase().includes(fileLower));
+  };
+  const pick = (ids: NodeId[], via: 'id' | 'label' | 'bare' | 'file' | 'substring'): Resolution | undefined => {
+    if (ids.length === 1) return { status: 'found', node: ids[0]!, via };
+    if (ids.length > 1) return ambiguous(index, query, ids);
+    return undefined;
+  };
+  const byId = index.g.idOf.get(query);
+  if (byId !== undefined && keep([byId]).length === 1) return { status: 'found', node: byId, via: 'id' };
+  const r1 = pick(keep(index.byLabel.get(lower)), 'label');
+  if (r1) return r1;
+  const r2 = pick(keep(index.byBare.get(lower.replace(/\(\)$/, ''))), 'bare');
+  if (r2) return r2;
+  const files = index.byFile.get(query) ?? index.byFile.get(query.replace(/^\.\//, ''));
+  if (files && files.length) {
+    const fileNode = files.find((v) => index.node(v).kind === 'file');
+    if (fileNode !== undefined && keep([fileNode]).length === 1) return { status: 'found', node: fileNode, via: 'file' };
+  }
+  if (lower.length >= 2) {
+    const hits: NodeId[] = [];
+    const labels = index.lowerLabels;
+    for (let v = 0; v < labels.length; v++) if (labels[v]!.includes(lower)) hits.push(v);
+    const r3 = pick(keep(hits), 'substring');
+    if (r3) return r3;
+  }
+  return { status: 'not_found', query };
+}
+
+function ambiguous(index: GraphIndex, query: string, ids: NodeId[]): Resolution {
+  const sorted = [...ids].sort((a, b) => index.degree[b]! - index.degree[a]! || cmp(index.node(a).id, index.node(b).id));
+  return {
+    status: 'ambiguous',
+    query,
+    total: ids.length,
+    candidates: sorted.slice(0, MAX_CANDIDATES).map((v) => candidate(index, v)),
+  };
+}
+
+/** Describe one node as a candidate with its copy-ready qualified reference. */
+export function candidate(index: GraphIndex, v: NodeId): Candidate {
+  const node = index.node(v);
+  return {
+    id: node.id,
+    label: index.label(v),
+    source_file: String(node.source_file ?? ''),
+    kind: String(node.kind ?? ''),
+    degree: index.degree[v]!,
+    qualified: qualifiedRef(index, v),
+  };
+}
+
+/**
+ * A reference that resolves back to exactly node v: the bare label when it is unique, else
+ * `label@source_file`, else the node id.
+ */
+export function qualifiedRef(index: GraphIndex, v: NodeId): string {
+  const node = index.node(v);
+  const label = index.label(v);
+  const sameLabel = index.byLabel.get(label.toLowerCase());
+  if (sameLabel && sameLabel.length === 1 && !index.g.idOf.has(label)) return `${label}@${node.source_file ?? ''}`.replace(/@$/, '');
+  if (node.source_file) {
+    const ref = `${label}@${node.source_file}`;
+    const back = resolveQualifiedOnly(index, label, node.source_file);
+    if (back.length === 1 && back[0] === v) return ref;
+  }
+  return node.id;
+}
+
+function resolveQualifiedOnly(index: GraphIndex, label: string, file: string): NodeId[] {
+  const fileLower = file.toLowerCase();
+  const ids = index.byLabel.get(label.toLowerCase()) ?? [];
+  return ids.filter((v) => String(index.node(v).source_file ?? '').toLowerCase().includes(fileLower));
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,33 @@
+/**
+ * Sanitization of graph-derived text (labels, relations, paths) before it reaches tool output.
+ * Names come from source code, so a crafted identifier, string key or file name could carry control
+ * characters, line breaks or markup meant to read as instructions to the model. Browser-safe.
+ */
+
+const MAX_LABEL = 200;
+
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates, zero-width characters.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]+/g;
+
+/**
+ * Make one graph-derived string safe to print on a single output line: control characters and
+ * newlines become a space, angle brackets become look-alike guillemets (no `<system>` tags),
+ * code fences and markdown headings are defused, and the result is capped at 200 characters.
+ */
+export function sanitize(text: unknown, max = MAX_LABEL): string {
+  let s = typeof text === 'string' ? text : text === undefined || text === null ? '' : String(text);
+  s = s.replace(CONTROL, ' ');
+  s = s.replace(/</g, '\u2039').replace(/>/g, '\u203a');
+  s = s.replace(/`{3,}/g, "'''");
+  s = s.replace(/\[\[|\]\]/g, (m) => (m === '[[' ? '[ [' : '] ]'));
+  s = s.replace(/ {2,}/g, ' ').trim();
+  if (s.length > max) s = s.slice(0, max - 1) + '\u2026';
+  return s;
+}
+
+/** Sanitize a relation name: only `[A-Za-z0-9_.-]` survive. */
+export function sanitizeRelation(relation: unknown): string {
+  const s = String(relation ?? '').replace(/[^A-Za-z0-9_.-]/g, '_');
+  return s.slice(0, 60) || 'unknown';
+}

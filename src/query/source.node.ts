@@ -1,0 +1,243 @@
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/** A read that the source jail refused or could not serve; the message names the cause and the root. */
+export class SourceAccessError extends Error {
+  override name = 'SourceAccessError';
+}
+
+/** Resolve the real path of a source root (symlinks resolved); undefined when it does not exist. */
+export function realRoot(root: string | undefined): string | undefined {
+  if (!root) return undefined;
+  try {
+    return realpathSync(root);
+  } catch {
+    return undefined;
+  }
+}
+
+function inside(root: string, p: string): boolean {
+  return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * Resolve a repo-relative path inside the jail. `..` escapes and absolute paths outside the root are
+ * refused, and the real path (after symlinks) must stay inside the root too.
+ */
+export function jailPath(root: string | undefined, file: string): string {
+  if (!root) throw new SourceAccessError('Cannot read source: no source root configured (start the server with --source-root <dir>)');
+  if (file.includes('\0')) throw new SourceAccessError(`Cannot read source: invalid path '${file.replace(/\0/g, '')}'`);
+  const candidate = isAbsolute(file) ? resolve(file) : resolve(root, file);
+  if (!inside(root, candidate)) {
+    throw new SourceAccessError(`Cannot read source: path '${file}' resolves outside the source root ${root} and was refused`);
+  }
+  if (!existsSync(candidate)) {
+    throw new SourceAccessError(
+      `Cannot read source: '${file}' was not found under ${root} (in a federated workspace it may live in a sibling repo outside this root)`,
+    );
+  }
+  const real = realpathSync(candidate);
+  if (!inside(root, real)) {
+    throw new SourceAccessError(`Cannot read source: path '${file}' resolves (through a symlink) outside the source root ${root} and was refused`);
+  }
+  if (!statSync(real).isFile()) throw new SourceAccessError(`Cannot read source: '${file}' under ${root} is not a file`);
+  return real;
+}
+
+/** Read lines [from, to] (1-based, inclusive) of a jailed file. Returns the lines and the clamped range. */
+export function readLines(root: string | undefined, file: string, from: number, to: number): { lines: string[]; from: number; to: number; total: number } {
+  const real = jailPath(root, file);
+  const text = readFileSync(real, 'utf8');
+  const all = text.split('\n');
+  if (all.length && all[all.length - 1] === '') all.pop();
+  const start = Math.max(1, Math.min(from, all.length || 1));
+  const end = Math.max(start, Math.min(to, all.length));
+  return { lines: all.slice(start - 1, end), from: start, to: end, total: all.length };
+}
+
+/** One line of a jailed file, trimmed, or undefined when it cannot be read. Cached per file for a call. */
+export function lineReader(root: string | undefined): (file: string, line: number) => string | undefined {
+  const cache = new Map<string, string[] | null>();
+  return (file, line) => {
+    let lines = cache.get(file);
+    if (lines === undefined) {
+      try {
+        lines = readFileSync(jailPath(root, file), 'utf8').split('\n');
+      } catch {
+        lines = null;
+      }
+      cache.set(file, lines);
+    }
+    if (!lines || line < 1 || line > lines.length) return undefined;
+    return lines[line - 1]!.trim();
+  };
+}
+
+export interface TextHit {
+  file: string;
+  line: number;
+  col: number;
+  match: string;
+  line_text: string;
+}
+
+export interface TextSearchOptions {
+  pattern: string;
+  literal?: boolean;
+  caseSensitive?: boolean;
+  pathGlob?: string;
+  maxResults: number;
+  /** Sub-directory of the root to search (a federated member), repo-relative. */
+  subdir?: string;
+}
+
+const SKIP_DIRS = new Set(['.git', 'node_modules', 'synaptic-out', '.hg', '.svn', 'dist', 'build', 'target', 'vendor', '__pycache__', '.venv', 'venv', '.next', 'coverage']);
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/** Convert a path glob (`**`, `*`, `?`, `{a,b}`) to a RegExp over `/`-separated relative paths. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        i++;
+        if (glob[i + 1] === '/') {
+          i++;
+          re += '(?:.*/)?';
+        } else re += '.*';
+      } else re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else if (c === '{') {
+      const close = glob.indexOf('}', i);
+      if (close > i) {
+        re += '(?:' + glob.slice(i + 1, close).split(',').map(escapeRe).join('|') + ')';
+        i = close;
+      } else re += '\\{';
+    } else re += escapeRe(c);
+  }
+  return new RegExp('^' + re + '$');
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** Simple .gitignore / .synapticignore matcher (name and path globs, directory rules, negation ignored). */
+function ignoreRules(root: string): RegExp[] {
+  const rules: RegExp[] = [];
+  for (const name of ['.gitignore', '.synapticignore']) {
+    const p = join(root, name);
+    if (!existsSync(p)) continue;
+    for (let line of readFileSync(p, 'utf8').split('\n')) {
+      line = line.trim();
+      if (!line || line.startsWith('#') || line.startsWith('!')) continue;
+      line = line.replace(/\/$/, '');
+      const anchored = line.startsWith('/') || line.includes('/');
+      const body = line.replace(/^\//, '');
+      rules.push(globToRegExp(anchored ? body : '**/' + body));
+      rules.push(globToRegExp((anchored ? body : '**/' + body) + '/**'));
+    }
+  }
+  return rules;
+}
+
+/**
+ * Content search over the files under the jail: regex (or literal) with smart case, .gitignore /
+ * .synapticignore honoured, Synaptic output and dependency folders skipped, symlinks that leave the
+ * root skipped. Stops after maxResults hits (truncated is then true).
+ */
+export async function searchText(root: string | undefined, options: TextSearchOptions): Promise<{ hits: TextHit[]; total: number; truncated: boolean; filesScanned: number }> {
+  if (!root) throw new SourceAccessError('Cannot search text: no source root configured (start the server with --source-root <dir>)');
+  const flags = options.caseSensitive === true ? 'g' : options.caseSensitive === false ? 'gi' : /[A-Z]/.test(options.pattern) ? 'g' : 'gi';
+  let re: RegExp;
+  try {
+    re = new RegExp(options.literal ? escapeRe(options.pattern) : options.pattern, flags);
+  } catch (err) {
+    throw new SourceAccessError(`Cannot search text: invalid regex '${options.pattern}' (${err instanceof Error ? err.message : String(err)}); pass literal=true for a fixed string`);
+  }
+  let base = root;
+  if (options.subdir) {
+    const sub = resolve(root, options.subdir);
+    if (!inside(root, sub) || !existsSync(sub) || !inside(root, realpathSync(sub))) {
+      throw new SourceAccessError(`Cannot search text: repo '${options.subdir}' is not a directory inside the source root ${root}`);
+    }
+    base = realpathSync(sub);
+  }
+  if (options.pathGlob && (options.pathGlob.split('/').includes('..') || isAbsolute(options.pathGlob))) {
+    throw new SourceAccessError(`Cannot search text: path_glob '${options.pathGlob}' must be relative to the source root ${root} (no '..' or absolute paths)`);
+  }
+  const glob = options.pathGlob ? globToRegExp(options.pathGlob) : undefined;
+  const ignores = ignoreRules(base);
+  const hits: TextHit[] = [];
+  let total = 0;
+  let filesScanned = 0;
+  let truncated = false;
+  const walk = async (dir: string): Promise<void> => {
+    if (truncated) return;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const ent of entries) {
+      if (truncated) return;
+      const full = join(dir, ent.name);
+      const rel = relative(base, full).split(sep).join('/');
+      if (ignores.some((r) => r.test(rel))) continue;
+      let isDir = ent.isDirectory();
+      let isFile = ent.isFile();
+      if (ent.isSymbolicLink()) {
+        try {
+          const real = await realpath(full);
+          if (!inside(root, real)) continue;
+          const s = await stat(real);
+          isDir = s.isDirectory();
+          isFile = s.isFile();
+        } catch {
+          continue;
+        }
+      }
+      if (isDir) {
+        if (SKIP_DIRS.has(ent.name)) continue;
+        if (existsSync(join(full, 'graph.json')) && existsSync(join(full, '.manifest.json'))) continue; // custom --out dir
+        await walk(full);
+        continue;
+      }
+      if (!isFile) continue;
+      if (glob && !glob.test(rel)) continue;
+      let buf: Buffer;
+      try {
+        const s = await stat(full);
+        if (s.size > MAX_FILE_BYTES) continue;
+        buf = await readFile(full);
+      } catch {
+        continue;
+      }
+      if (buf.subarray(0, 8000).includes(0)) continue; // binary
+      filesScanned++;
+      const lines = buf.toString('utf8').split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const text = lines[i]!;
+        re.lastIndex = 0;
+        let m: RegExpExecArray | null;
+        while ((m = re.exec(text))) {
+          total++;
+          if (hits.length < options.maxResults) {
+            const fileRel = relative(root, full).split(sep).join('/');
+            hits.push({ file: fileRel, line: i + 1, col: m.index + 1, match: m[0], line_text: text.length > 300 ? text.slice(0, 300) + '\u2026' : text });
+          } else {
+            truncated = true;
+            return;
+          }
+          if (m[0].length === 0) re.lastIndex++;
+        }
+      }
+    }
+  };
+  await walk(base);
+  return { hits, total, truncated, filesScanned };
+}
