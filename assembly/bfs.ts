@@ -11,7 +11,7 @@
 // Cost: O(n + m') for the m' edges examined (bottom-up examines far fewer on skewed graphs).
 // Determinism: distances are unique; no parent is reported, so step choice cannot show.
 
-import { CsrGraph } from './csr';
+import { CsrGraph, CHUNK_NODES } from './csr';
 import { alloc, release } from './mem';
 import { bitsetAlloc, bitGet, bitSet, bitClearAll, bitsetBytes } from './bitset';
 import { DIR_OUT, DIR_IN, DIR_BOTH, ALL_RELATIONS } from './abi';
@@ -20,6 +20,9 @@ import { DIR_OUT, DIR_IN, DIR_BOTH, ALL_RELATIONS } from './abi';
 @inline const ALPHA: u64 = 15;
 // @ts-ignore: decorator
 @inline const BETA: u32 = 18;
+/** Frontier nodes per top-down chunk call (see the speed note in csr.ts). */
+// @ts-ignore: decorator
+@inline const TD_CHUNK: u32 = 1024;
 
 // @ts-ignore: decorator
 @inline function degreeOf(g: CsrGraph, v: u32, dir: u32): u32 {
@@ -69,11 +72,10 @@ function topDown(
   return false;
 }
 
-// One bottom-up step; returns the number of nodes found (the new frontier, in `next`).
-function bottomUp(g: CsrGraph, dir: u32, mask: u32, checkRel: bool, dist: usize, front: usize, next: usize, depth: i32): u32 {
-  const n = g.n;
+// One bottom-up step over nodes lo..hi; returns the number of nodes found (marked in `next`).
+function bottomUpRange(g: CsrGraph, dir: u32, mask: u32, checkRel: bool, dist: usize, front: usize, next: usize, depth: i32, lo: u32, hi: u32): u32 {
   let awake: u32 = 0;
-  for (let v: u32 = 0; v < n; v++) {
+  for (let v = lo; v < hi; v++) {
     const pd = dist + (<usize>v << 2);
     if (load<i32>(pd) >= 0) continue;
     // For direction out, a parent u has u -> v: look at v's in-edges. For in, v's out-edges.
@@ -128,7 +130,11 @@ export function bfsInto(g: CsrGraph, sources: usize, count: u32, mask: u32, maxD
       do {
         old = awake;
         bitClearAll(next, n);
-        awake = bottomUp(g, dir, mask, checkRel, dist, front, next, depth);
+        // chunked: see the speed note in csr.ts
+        awake = bottomUpRange(g, dir, mask, checkRel, dist, front, next, depth, 0, min(CHUNK_NODES, n));
+        for (let lo = CHUNK_NODES; lo < n; lo += CHUNK_NODES) {
+          awake += bottomUpRange(g, dir, mask, checkRel, dist, front, next, depth, lo, min(lo + CHUNK_NODES, n));
+        }
         const t = front; front = next; next = t;
         depth++;
         reached += awake;
@@ -153,8 +159,11 @@ export function bfsInto(g: CsrGraph, sources: usize, count: u32, mask: u32, maxD
       edgesToCheck = edgesToCheck > scout ? edgesToCheck - scout : 0;
       scout = 0;
       const end = tail;
-      if (dir != DIR_IN) tail = topDown(g.outOff, g.outTgt, g.outRel, mask, checkRel, g, dir, dist, queue, head, end, tail, depth);
-      if (dir != DIR_OUT) tail = topDown(g.inOff, g.inSrc, g.inRel, mask, checkRel, g, dir, dist, queue, head, end, tail, depth);
+      for (let lo = head; lo < end; lo += TD_CHUNK) {
+        const hi = min(lo + TD_CHUNK, end);
+        if (dir != DIR_IN) tail = topDown(g.outOff, g.outTgt, g.outRel, mask, checkRel, g, dir, dist, queue, lo, hi, tail, depth);
+        if (dir != DIR_OUT) tail = topDown(g.inOff, g.inSrc, g.inRel, mask, checkRel, g, dir, dist, queue, lo, hi, tail, depth);
+      }
       reached += tail - end;
       head = end;
       depth++;

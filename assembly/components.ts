@@ -8,7 +8,7 @@
 //   graphs cannot overflow the wasm stack); then component ids are renumbered canonically.
 //   Cost: O(n + m'). Both deterministic.
 
-import { CsrGraph } from './csr';
+import { CsrGraph, CHUNK_NODES } from './csr';
 import { alloc, allocFill, release } from './mem';
 import { bitsetAlloc, bitGet, bitSet } from './bitset';
 import { ALL_RELATIONS } from './abi';
@@ -24,12 +24,9 @@ import { ALL_RELATIONS } from './abi';
   }
 }
 
-export function weakInto(g: CsrGraph, mask: u32, label: usize): i32 {
-  const n = g.n;
-  const checkRel = mask != ALL_RELATIONS;
-  const parent = alloc(<usize>n << 2);
-  for (let v: u32 = 0; v < n; v++) store<u32>(parent + (<usize>v << 2), v);
-  for (let u: u32 = 0; u < n; u++) {
+// Union the endpoints of the out-edges of nodes lo..hi.
+function unionRange(g: CsrGraph, mask: u32, checkRel: bool, parent: usize, lo: u32, hi: u32): void {
+  for (let u = lo; u < hi; u++) {
     const b = load<u32>(g.outOff + (<usize>u << 2));
     const e1 = load<u32>(g.outOff + (<usize>u << 2), 4);
     for (let e = b; e < e1; e++) {
@@ -41,6 +38,16 @@ export function weakInto(g: CsrGraph, mask: u32, label: usize): i32 {
       store<u32>(parent + (<usize>c << 2), a);
     }
   }
+}
+
+export function weakInto(g: CsrGraph, mask: u32, label: usize): i32 {
+  const n = g.n;
+  const checkRel = mask != ALL_RELATIONS;
+  const parent = alloc(<usize>n << 2);
+  for (let v: u32 = 0; v < n; v++) store<u32>(parent + (<usize>v << 2), v);
+  // chunked: see the speed note in csr.ts
+  unionRange(g, mask, checkRel, parent, 0, min(CHUNK_NODES, n));
+  for (let lo = CHUNK_NODES; lo < n; lo += CHUNK_NODES) unionRange(g, mask, checkRel, parent, lo, min(lo + CHUNK_NODES, n));
   let count: u32 = 0;
   for (let v: u32 = 0; v < n; v++) {
     const r = find(parent, v);
@@ -57,83 +64,104 @@ export function weakInto(g: CsrGraph, mask: u32, label: usize): i32 {
 
 // @ts-ignore: decorator
 @inline const UNSEEN: u32 = 0xFFFFFFFF;
+// Tarjan state (module globals: kernels run one at a time, and dfsSteps is called many times).
+let tIndex: usize = 0;  // u32[n] discovery index, UNSEEN
+let tLow: usize = 0;    // u32[n] lowlink
+let tStack: usize = 0;  // u32[n] Tarjan's node stack
+let tOnStack: usize = 0; // bitset
+let tCallNode: usize = 0; // u32[n] DFS call stack: node
+let tCallEdge: usize = 0; // u32[n] DFS call stack: next edge
+let tNext: u32 = 0;
+let tSp: u32 = 0;
+let tCp: u32 = 0;
+let tComp: u32 = 0;
+
+/** Edges examined per dfsSteps call (see the speed note in csr.ts). */
+// @ts-ignore: decorator
+@inline const STEPS: u32 = 1 << 16;
+
+// @ts-ignore: decorator
+@inline function tVisit(g: CsrGraph, v: u32): void {
+  store<u32>(tIndex + (<usize>v << 2), tNext);
+  store<u32>(tLow + (<usize>v << 2), tNext);
+  tNext++;
+  store<u32>(tStack + (<usize>tSp << 2), v);
+  tSp++;
+  bitSet(tOnStack, v);
+  store<u32>(tCallNode + (<usize>tCp << 2), v);
+  store<u32>(tCallEdge + (<usize>tCp << 2), load<u32>(g.outOff + (<usize>v << 2)));
+  tCp++;
+}
+
+// Run the DFS until the call stack is empty or `budget` edges were examined.
+function dfsSteps(g: CsrGraph, mask: u32, checkRel: bool, comp: usize, budget: u32): void {
+  while (tCp > 0 && budget > 0) {
+    const u = load<u32>(tCallNode + (<usize>(tCp - 1) << 2));
+    let e = load<u32>(tCallEdge + (<usize>(tCp - 1) << 2));
+    const e1 = load<u32>(g.outOff + (<usize>u << 2), 4);
+    let descended = false;
+    while (e < e1) {
+      const cur = e;
+      e++;
+      budget = budget > 0 ? budget - 1 : 0;
+      if (checkRel && ((mask >>> load<u8>(g.outRel + cur)) & 1) == 0) continue;
+      const v = load<u32>(g.outTgt + (<usize>cur << 2));
+      const iv = load<u32>(tIndex + (<usize>v << 2));
+      if (iv == UNSEEN) {
+        store<u32>(tCallEdge + (<usize>(tCp - 1) << 2), e);
+        tVisit(g, v);
+        descended = true;
+        break;
+      } else if (bitGet(tOnStack, v)) {
+        const pl = tLow + (<usize>u << 2);
+        if (iv < load<u32>(pl)) store<u32>(pl, iv);
+      }
+    }
+    if (descended) continue;
+    // u is finished
+    tCp--;
+    const lu = load<u32>(tLow + (<usize>u << 2));
+    if (lu == load<u32>(tIndex + (<usize>u << 2))) {
+      while (true) {
+        tSp--;
+        const w = load<u32>(tStack + (<usize>tSp << 2));
+        const p = tOnStack + (<usize>(w >> 5) << 2);
+        store<u32>(p, load<u32>(p) & ~(<u32>1 << (w & 31)));
+        store<u32>(comp + (<usize>w << 2), tComp);
+        if (w == u) break;
+      }
+      tComp++;
+    }
+    if (tCp > 0) {
+      const parent = load<u32>(tCallNode + (<usize>(tCp - 1) << 2));
+      const pl = tLow + (<usize>parent << 2);
+      if (lu < load<u32>(pl)) store<u32>(pl, lu);
+    }
+  }
+}
 
 export function strongInto(g: CsrGraph, mask: u32, label: usize): i32 {
   const n = g.n;
   const checkRel = mask != ALL_RELATIONS;
   const nb = <usize>n << 2;
-  const index = allocFill(nb, 0xFF); // discovery index, UNSEEN
-  const low = alloc(nb);
-  const stack = alloc(nb); // Tarjan's node stack
-  const onStack = bitsetAlloc(n);
-  const callNode = alloc(nb); // DFS call stack: node and next edge
-  const callEdge = alloc(nb);
-  const comp = label; // raw component ids first, renumbered at the end
-  let next: u32 = 0;
-  let sp: u32 = 0; // Tarjan stack size
-  let cp: u32 = 0; // call stack size
-  let ncomp: u32 = 0;
+  tIndex = allocFill(nb, 0xFF);
+  tLow = alloc(nb);
+  tStack = alloc(nb);
+  tOnStack = bitsetAlloc(n);
+  tCallNode = alloc(nb);
+  tCallEdge = alloc(nb);
+  tNext = 0;
+  tSp = 0;
+  tCp = 0;
+  tComp = 0;
+  const comp = label; // raw component ids first, renumbered below
   for (let root: u32 = 0; root < n; root++) {
-    if (load<u32>(index + (<usize>root << 2)) != UNSEEN) continue;
-    // push root
-    store<u32>(index + (<usize>root << 2), next);
-    store<u32>(low + (<usize>root << 2), next);
-    next++;
-    store<u32>(stack + (<usize>sp << 2), root); sp++;
-    bitSet(onStack, root);
-    store<u32>(callNode + (<usize>cp << 2), root);
-    store<u32>(callEdge + (<usize>cp << 2), load<u32>(g.outOff + (<usize>root << 2)));
-    cp++;
-    while (cp > 0) {
-      const u = load<u32>(callNode + (<usize>(cp - 1) << 2));
-      let e = load<u32>(callEdge + (<usize>(cp - 1) << 2));
-      const e1 = load<u32>(g.outOff + (<usize>u << 2), 4);
-      let descended = false;
-      while (e < e1) {
-        const cur = e;
-        e++;
-        if (checkRel && ((mask >>> load<u8>(g.outRel + cur)) & 1) == 0) continue;
-        const v = load<u32>(g.outTgt + (<usize>cur << 2));
-        const iv = load<u32>(index + (<usize>v << 2));
-        if (iv == UNSEEN) {
-          store<u32>(callEdge + (<usize>(cp - 1) << 2), e);
-          store<u32>(index + (<usize>v << 2), next);
-          store<u32>(low + (<usize>v << 2), next);
-          next++;
-          store<u32>(stack + (<usize>sp << 2), v); sp++;
-          bitSet(onStack, v);
-          store<u32>(callNode + (<usize>cp << 2), v);
-          store<u32>(callEdge + (<usize>cp << 2), load<u32>(g.outOff + (<usize>v << 2)));
-          cp++;
-          descended = true;
-          break;
-        } else if (bitGet(onStack, v)) {
-          const pl = low + (<usize>u << 2);
-          if (iv < load<u32>(pl)) store<u32>(pl, iv);
-        }
-      }
-      if (descended) continue;
-      // u is finished
-      cp--;
-      const lu = load<u32>(low + (<usize>u << 2));
-      if (lu == load<u32>(index + (<usize>u << 2))) {
-        while (true) {
-          sp--;
-          const w = load<u32>(stack + (<usize>sp << 2));
-          const p = onStack + (<usize>(w >> 5) << 2);
-          store<u32>(p, load<u32>(p) & ~(<u32>1 << (w & 31)));
-          store<u32>(comp + (<usize>w << 2), ncomp);
-          if (w == u) break;
-        }
-        ncomp++;
-      }
-      if (cp > 0) {
-        const parent = load<u32>(callNode + (<usize>(cp - 1) << 2));
-        const pl = low + (<usize>parent << 2);
-        if (lu < load<u32>(pl)) store<u32>(pl, lu);
-      }
-    }
+    if (load<u32>(tIndex + (<usize>root << 2)) != UNSEEN) continue;
+    tVisit(g, root);
+    dfsSteps(g, mask, checkRel, comp, STEPS);
+    while (tCp > 0) dfsSteps(g, mask, checkRel, comp, STEPS);
   }
+  const ncomp = tComp;
   // canonical renumbering: by smallest node id
   const remap = allocFill(<usize>ncomp << 2, 0xFF);
   let count: u32 = 0;
@@ -149,11 +177,11 @@ export function strongInto(g: CsrGraph, mask: u32, label: usize): i32 {
     store<u32>(label + (<usize>v << 2), l);
   }
   release(remap);
-  release(index);
-  release(low);
-  release(stack);
-  release(onStack);
-  release(callNode);
-  release(callEdge);
+  release(tIndex);
+  release(tLow);
+  release(tStack);
+  release(tOnStack);
+  release(tCallNode);
+  release(tCallEdge);
   return <i32>count;
 }

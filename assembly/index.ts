@@ -9,7 +9,7 @@ import {
 } from './abi';
 import { alloc, release } from './mem';
 import { resolve, register, unregister } from './handles';
-import { CsrGraph, buildCsr, freeCsr } from './csr';
+import { CsrGraph, CHUNK_EDGES, buildCsr, freeCsr } from './csr';
 import { bfsInto } from './bfs';
 import { pathInto } from './path';
 import { dijkstraInto } from './dijkstra';
@@ -18,12 +18,39 @@ import { pagerankInto } from './pagerank';
 import { degreeInto } from './degree';
 import { weakInto, strongInto } from './components';
 
-// Checks that every u32 in ptr[0..count) is < n.
-function idsInRange(ptr: usize, count: u32, n: u32): bool {
-  for (let i: u32 = 0; i < count; i++) {
-    if (load<u32>(ptr + (<usize>i << 2)) >= n) return false;
+// Validation of ptr[lo..hi): CHECK_IDS u32 < n, CHECK_RELS u8 <= 31, CHECK_WEIGHTS finite f64 >= 0.
+// One function for the three, chunked (see the speed note in csr.ts); false on the first bad value.
+// @ts-ignore: decorator
+@inline const CHECK_IDS: u32 = 0;
+// @ts-ignore: decorator
+@inline const CHECK_RELS: u32 = 1;
+// @ts-ignore: decorator
+@inline const CHECK_WEIGHTS: u32 = 2;
+function valid(kind: u32, ptr: usize, lo: u32, hi: u32, n: u32): bool {
+  if (kind == CHECK_IDS) {
+    for (let i = lo; i < hi; i++) if (load<u32>(ptr + (<usize>i << 2)) >= n) return false;
+  } else if (kind == CHECK_RELS) {
+    for (let i = lo; i < hi; i++) if (load<u8>(ptr + i) > 31) return false;
+  } else {
+    for (let i = lo; i < hi; i++) {
+      const w = load<f64>(ptr + (<usize>i << 3));
+      if (!(w >= 0) || !isFinite(w)) return false;
+    }
   }
   return true;
+}
+
+function allValid(kind: u32, ptr: usize, count: u32, n: u32): bool {
+  if (!valid(kind, ptr, 0, min(count, CHUNK_EDGES), n)) return false;
+  for (let lo = CHUNK_EDGES; lo < count; lo += CHUNK_EDGES) {
+    if (!valid(kind, ptr, lo, min(lo + CHUNK_EDGES, count), n)) return false;
+  }
+  return true;
+}
+
+// Checks that every u32 in ptr[0..count) is < n.
+function idsInRange(ptr: usize, count: u32, n: u32): bool {
+  return allValid(CHECK_IDS, ptr, count, n);
 }
 
 /** ABI version: major << 16 | minor. */
@@ -63,15 +90,8 @@ export function syn_graph_build(n: u32, m: u32, src: usize, dst: usize, rel: usi
   if (<i32>n < 0 || <i32>m < 0) return E_BAD_ARG;
   if (m > 0 && (src == 0 || dst == 0)) return E_NULL;
   if (!idsInRange(src, m, n) || !idsInRange(dst, m, n)) return E_NODE_RANGE;
-  if (rel != 0) {
-    for (let i: u32 = 0; i < m; i++) if (load<u8>(rel + i) > 31) return E_BAD_ARG;
-  }
-  if (weight != 0) {
-    for (let i: u32 = 0; i < m; i++) {
-      const w = load<f64>(weight + (<usize>i << 3));
-      if (!(w >= 0) || !isFinite(w)) return E_BAD_ARG;
-    }
-  }
+  if (rel != 0 && !allValid(CHECK_RELS, rel, m, 32)) return E_BAD_ARG;
+  if (weight != 0 && !allValid(CHECK_WEIGHTS, weight, m, 0)) return E_BAD_ARG;
   const gp = buildCsr(n, m, src, dst, rel, weight);
   const h = register(gp);
   if (h == 0) {
@@ -209,3 +229,68 @@ export function syn_components(h: i32, strong: u32, mask: u32, outLabel: usize):
 }
 
 // --- communities ---
+// Louvain / Leiden / modularity / betweenness (assembly/louvain.ts, leiden.ts, modularity.ts,
+// betweenness.ts). Communities live on the undirected simple view of the arcs whose relation bit
+// is in `mask` (direction ignored, parallel and reciprocal arcs collapsed, self-loops dropped).
+import { louvainRun } from './louvain';
+import { leidenRun } from './leiden';
+import { buildUndirectedSimple, modularityOf, freeUGraph } from './modularity';
+import { betweennessInto } from './betweenness';
+
+/**
+ * Louvain communities with resolution `gamma` (> 0), seeded. Writes u32[n] canonical labels
+ * (numbered in order of smallest node id) to `outMemb` and the modularity (resolution 1; NaN
+ * without edges) as one f64 to `outQ`. Returns the community count.
+ */
+export function syn_louvain(h: i32, mask: u32, gamma: f64, seed: u32, outMemb: usize, outQ: usize): i32 {
+  const gp = resolve(h);
+  if (gp == 0) return E_BAD_HANDLE;
+  const g = changetype<CsrGraph>(gp);
+  if (!(gamma > 0) || !isFinite(gamma)) return E_BAD_ARG;
+  if ((g.n > 0 && outMemb == 0) || outQ == 0) return E_NULL;
+  return <i32>louvainRun(g, mask, gamma, seed, outMemb, outQ);
+}
+
+/**
+ * Leiden communities (connected by construction), as syn_louvain; `iterations` >= 1 repeats the
+ * algorithm from its previous result.
+ */
+export function syn_leiden(h: i32, mask: u32, gamma: f64, seed: u32, iterations: u32, outMemb: usize, outQ: usize): i32 {
+  const gp = resolve(h);
+  if (gp == 0) return E_BAD_HANDLE;
+  const g = changetype<CsrGraph>(gp);
+  if (!(gamma > 0) || !isFinite(gamma) || iterations == 0 || iterations > 1000) return E_BAD_ARG;
+  if ((g.n > 0 && outMemb == 0) || outQ == 0) return E_NULL;
+  return <i32>leidenRun(g, mask, gamma, seed, iterations, outMemb, outQ);
+}
+
+/**
+ * Newman modularity (resolution `gamma` >= 0) of the partition `memb` (u32[n], labels < n) on the
+ * undirected simple view. Writes one f64 to `outQ` (NaN when the view has no edges). Returns OK.
+ */
+export function syn_modularity(h: i32, mask: u32, memb: usize, gamma: f64, outQ: usize): i32 {
+  const gp = resolve(h);
+  if (gp == 0) return E_BAD_HANDLE;
+  const g = changetype<CsrGraph>(gp);
+  if (!(gamma >= 0) || !isFinite(gamma)) return E_BAD_ARG;
+  if ((g.n > 0 && memb == 0) || outQ == 0) return E_NULL;
+  if (!idsInRange(memb, g.n, g.n)) return E_BAD_ARG;
+  const ug = buildUndirectedSimple(g, mask);
+  store<f64>(outQ, modularityOf(ug, memb, gamma));
+  freeUGraph(ug);
+  return OK;
+}
+
+/**
+ * Betweenness centrality (Brandes) on the directed simple graph of the arcs in `mask`, written as
+ * f64[n] to `out`. `samples` = 0 or >= n: exact; else that many seeded pivots, scaled to estimate
+ * the exact values. `normalized` != 0 divides by (n-1)(n-2). Returns the pivot count.
+ */
+export function syn_betweenness(h: i32, mask: u32, samples: u32, seed: u32, normalized: u32, out: usize): i32 {
+  const gp = resolve(h);
+  if (gp == 0) return E_BAD_HANDLE;
+  const g = changetype<CsrGraph>(gp);
+  if (normalized > 1) return E_BAD_ARG;
+  if (g.n > 0 && out == 0) return E_NULL;
+  return <i32>betweennessInto(g, mask, samples, seed, normalized != 0, out);
+}

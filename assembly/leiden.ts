@@ -26,6 +26,8 @@ import {
 
 // @ts-ignore: decorator
 @inline const THETA: f64 = 0.01;
+// @ts-ignore: decorator
+@inline const WINDOW: f64 = 40;
 
 // Refinement scratch (capacity = level-0 node count).
 let rfPart: usize = 0; // u32[N] refined community of each node
@@ -91,20 +93,32 @@ function refine(g: UGraph, gamma: f64): u32 {
       store<f64>(rfGain + (<usize>j << 3), gain);
       if (gain > maxGain) maxGain = gain;
     }
+    // Draw among the gains within WINDOW * theta of the best: the rest have relative probability
+    // below e^-WINDOW (~4e-18) and would not change a double's sum.
     let chosen = v;
-    if (t > 0) {
-      const stay = Math.exp(-maxGain / THETA);
-      let sum = stay;
-      for (let j: u32 = 0; j < t; j++) {
-        const gain = load<f64>(rfGain + (<usize>j << 3));
-        if (gain != -Infinity) sum += Math.exp((gain - maxGain) / THETA);
+    const cutoff = maxGain - WINDOW * THETA;
+    let inWindow: u32 = 0;
+    let last = v;
+    let sum: f64 = 0;
+    if (0 >= cutoff) { sum = Math.exp(-maxGain / THETA); inWindow = 1; }
+    for (let j: u32 = 0; j < t; j++) {
+      const gain = load<f64>(rfGain + (<usize>j << 3));
+      if (gain >= cutoff) {
+        sum += Math.exp((gain - maxGain) / THETA);
+        inWindow++;
+        last = load<u32>(touched + (<usize>j << 2));
       }
-      let r = rngUnit() * sum - stay;
+    }
+    if (inWindow == 1) {
+      chosen = last; // v itself when staying is the only choice
+    } else if (inWindow > 1) {
+      let r = rngUnit() * sum;
+      if (0 >= cutoff) r -= Math.exp(-maxGain / THETA);
       if (r >= 0) {
         for (let j: u32 = 0; j < t; j++) {
           const gain = load<f64>(rfGain + (<usize>j << 3));
-          if (gain == -Infinity) continue;
-          chosen = load<u32>(touched + (<usize>j << 2)); // last eligible wins on rounding
+          if (gain < cutoff) continue;
+          chosen = load<u32>(touched + (<usize>j << 2)); // last candidate wins on rounding
           r -= Math.exp((gain - maxGain) / THETA);
           if (r < 0) break;
         }
@@ -123,6 +137,35 @@ function refine(g: UGraph, gamma: f64): u32 {
     for (let j: u32 = 0; j < t; j++) store<f64>(nw + (<usize>load<u32>(touched + (<usize>j << 2)) << 3), 0);
   }
   return merges;
+}
+
+// Relabel so each community of `comm` becomes one community per connected part: out[v] = the
+// first node of v's part in a BFS restricted to same-community edges. Cost O(n + e).
+function splitDisconnected(g: UGraph, comm: usize, out: usize): void {
+  const n = g.n;
+  const off = g.off, adj = g.adj, queue = wsQueue;
+  memory.fill(out, 0xFF, <usize>n << 2);
+  for (let s: u32 = 0; s < n; s++) {
+    if (load<u32>(out + (<usize>s << 2)) != 0xFFFFFFFF) continue;
+    const c = load<u32>(comm + (<usize>s << 2));
+    store<u32>(out + (<usize>s << 2), s);
+    store<u32>(queue, s);
+    let head: u32 = 0;
+    let tail: u32 = 1;
+    while (head < tail) {
+      const u = load<u32>(queue + (<usize>head << 2));
+      head++;
+      for (let e = load<u32>(off + (<usize>u << 2)), e1 = load<u32>(off + (<usize>u << 2), 4); e < e1; e++) {
+        const v = load<u32>(adj + (<usize>e << 2));
+        const po = out + (<usize>v << 2);
+        if (load<u32>(po) == 0xFFFFFFFF && load<u32>(comm + (<usize>v << 2)) == c) {
+          store<u32>(po, s);
+          store<u32>(queue + (<usize>tail << 2), v);
+          tail++;
+        }
+      }
+    }
+  }
 }
 
 // Leiden on the undirected simple view of `cg` restricted to relations in `mask`.
@@ -183,6 +226,14 @@ export function leidenRun(cg: CsrGraph, mask: u32, gamma: f64, seed: u32, iterat
     if (g != g0) freeUGraph(g);
     g = g0;
   }
+  // Final pass, as in louvain.ts: level-0 nodes move again from the result (raises the quality),
+  // then every community is split into its connected parts, which restores the connectivity
+  // guarantee and can only raise modularity further (no edge joins the parts, so splitting
+  // removes only the -gamma * D_a * D_b / 2W^2 penalty between them).
+  memory.copy(wsComm, prev, <usize>n0 << 2);
+  initFromComm(g0);
+  moveNodesFast(g0, gamma);
+  splitDisconnected(g0, wsComm, prev);
   // the final labels are in `prev`; make wsGlobal the identity and finish through `prev`
   for (let i: u32 = 0; i < wsN; i++) store<u32>(wsGlobal + (<usize>i << 2), i);
   const count = finish(g0, prev, out, outQ);

@@ -25,6 +25,11 @@ import { UGraph, NONE, newUGraph, freeUGraph, buildUndirectedSimple, modularityO
 
 // @ts-ignore: decorator
 @inline export const MAX_LEVELS: u32 = 128;
+// A node is a hub (re-evaluated lazily) when its degree exceeds HUB_FACTOR x the mean degree.
+// @ts-ignore: decorator
+@inline const HUB_FACTOR: f64 = 8;
+// @ts-ignore: decorator
+@inline const HUB_MIN_DEGREE: u32 = 32;
 
 // Workspace (capacity = level-0 node count), shared by every level and by leiden.ts.
 export let wsN: u32 = 0;
@@ -39,8 +44,7 @@ export let wsTot: usize = 0;     // f64[N] strength of each community
 export let wsSize: usize = 0;    // u32[N] nodes in each community
 export let wsMap: usize = 0;     // u32[N] relabel scratch
 export let wsGlobal: usize = 0;  // u32[N] level-0 node -> node of the current level
-export const DBG: usize = memory.data(64 * 32); export let dbgCalls: u32 = 0;
-export let dbgPops: u64 = 0; export let dbgEdges: u64 = 0; export let dbgLevels: u32 = 0;
+export let wsDefer: usize = 0;   // u32[N] high-degree nodes waiting for the queue to drain
 
 export function wsAlloc(n: u32): void {
   wsN = n;
@@ -57,6 +61,7 @@ export function wsAlloc(n: u32): void {
   wsSize = alloc(b4);
   wsMap = alloc(b4);
   wsGlobal = alloc(b4);
+  wsDefer = alloc(b4);
   for (let i: u32 = 0; i < n; i++) store<u32>(wsGlobal + (<usize>i << 2), i);
 }
 
@@ -71,6 +76,7 @@ export function wsFree(): void {
   release(wsSize);
   release(wsMap);
   release(wsGlobal);
+  release(wsDefer);
   wsN = 0;
 }
 
@@ -120,12 +126,27 @@ export function moveNodesFast(g: UGraph, gamma: f64): u32 {
   let head: u32 = 0;
   let count: u32 = n;
   let moves: u32 = 0;
+  // High-degree nodes re-queued by a neighbour's move wait in `defer` until the queue drains, so a
+  // hub is rescanned once per drain instead of once per round of its many neighbours' moves.
+  const defer = wsDefer;
+  let deferred: u32 = 0;
+  const hub: u32 = max<u32>(HUB_MIN_DEGREE, <u32>(HUB_FACTOR * <f64>g.e / <f64>n));
   // Safety net against float-rounding cycles: each pop that moves increases the quality, so this
   // bound is never reached in practice.
   let budget: u64 = <u64>n * 1000;
-  while (count > 0 && budget > 0) {
+  while ((count > 0 || deferred > 0) && budget > 0) {
     budget--;
-    dbgPops++;
+    if (count == 0) {
+      // drain: the deferred hubs become the queue
+      for (let i: u32 = 0; i < deferred; i++) {
+        const v = load<u32>(defer + (<usize>i << 2));
+        store<u8>(inQ + v, 1);
+        store<u32>(queue + (<usize>i << 2), v);
+      }
+      head = 0;
+      count = deferred;
+      deferred = 0;
+    }
     const u = load<u32>(queue + (<usize>head << 2));
     head++;
     if (head == n) head = 0;
@@ -137,7 +158,6 @@ export function moveNodesFast(g: UGraph, gamma: f64): u32 {
     const b = load<u32>(off + pu);
     const e1 = load<u32>(off + pu, 4);
     let t: u32 = 0;
-    dbgEdges += <u64>(e1 - b);
     if (wt == 0) {
       for (let e = b; e < e1; e++) {
         const c = load<u32>(comm + (<usize>load<u32>(adj + (<usize>e << 2)) << 2));
@@ -186,16 +206,21 @@ export function moveNodesFast(g: UGraph, gamma: f64): u32 {
       for (let e = b; e < e1; e++) {
         const v = load<u32>(adj + (<usize>e << 2));
         if (load<u8>(inQ + v) == 0 && load<u32>(comm + (<usize>v << 2)) != best) {
-          store<u8>(inQ + v, 1);
-          let tail = head + count;
-          if (tail >= n) tail -= n;
-          store<u32>(queue + (<usize>tail << 2), v);
-          count++;
+          if (load<u32>(off + (<usize>v << 2), 4) - load<u32>(off + (<usize>v << 2)) > hub) {
+            store<u8>(inQ + v, 2);
+            store<u32>(defer + (<usize>deferred << 2), v);
+            deferred++;
+          } else {
+            store<u8>(inQ + v, 1);
+            let tail = head + count;
+            if (tail >= n) tail -= n;
+            store<u32>(queue + (<usize>tail << 2), v);
+            count++;
+          }
         }
       }
     }
   }
-  if (dbgCalls < 64) { const p = DBG + (<usize>dbgCalls << 5); store<f64>(p, <f64>n); store<f64>(p, <f64>g.e, 8); store<f64>(p, <f64>dbgPops, 16); store<f64>(p, <f64>dbgEdges, 24); dbgCalls++; }
   return moves;
 }
 
@@ -353,5 +378,13 @@ export function louvainRun(cg: CsrGraph, mask: u32, gamma: f64, seed: u32, out: 
     g = ng;
   }
   if (g != g0) freeUGraph(g);
+  {
+    // Final pass (multi-level refinement, Rotta and Noack 2011, at level 0 only): the level-0
+    // nodes move again from the multi-level result; it can only raise the quality.
+    memory.copy(wsComm, wsGlobal, <usize>g0.n << 2);
+    initFromComm(g0);
+    moveNodesFast(g0, gamma);
+    memory.copy(wsGlobal, wsComm, <usize>g0.n << 2);
+  }
   return finish(g0, 0, out, outQ);
 }

@@ -9,7 +9,7 @@
 //   contributions c[u] = x[u]/outdeg(u) once per iteration, then one pass over the in-edges.
 // Cost: O(n + m') per iteration. Deterministic (fixed summation order).
 
-import { CsrGraph } from './csr';
+import { CsrGraph, CHUNK_NODES } from './csr';
 import { alloc, allocFill, release } from './mem';
 import { ALL_RELATIONS } from './abi';
 
@@ -31,40 +31,30 @@ export function pagerankInto(g: CsrGraph, alpha: f64, maxIter: u32, tol: f64, ma
     }
     store<f64>(inv + (<usize>u << 3), d > 0 ? 1.0 / <f64>d : 0.0);
   }
-  const contrib = allocFill(nb8, 0);
+  let contrib = alloc(nb8);
+  let cnext = alloc(nb8);
   let x = out;
   let xn = alloc(nb8);
   const uniform = 1.0 / <f64>n;
   for (let v: u32 = 0; v < n; v++) store<f64>(x + (<usize>v << 3), uniform);
-  const inOff = g.inOff;
-  const inSrc = g.inSrc;
-  const inRel = g.inRel;
+  let dangling: f64 = 0;
+  for (let u: u32 = 0; u < n; u++) {
+    const iu = load<f64>(inv + (<usize>u << 3));
+    if (iu == 0) dangling += uniform;
+    store<f64>(contrib + (<usize>u << 3), uniform * iu);
+  }
   let it: u32 = 0;
+  const C = CHUNK_NODES;
   while (it < maxIter) {
-    let dangling: f64 = 0;
-    for (let u: u32 = 0; u < n; u++) {
-      const xu = load<f64>(x + (<usize>u << 3));
-      const iu = load<f64>(inv + (<usize>u << 3));
-      if (iu == 0) dangling += xu;
-      store<f64>(contrib + (<usize>u << 3), xu * iu);
-    }
+    // One pass: pull into xn, and the next iteration's contributions and dangling mass.
+    // Chunked: see the speed note in csr.ts.
     const base = 1.0 - alpha + alpha * dangling;
-    let diff: f64 = 0;
-    let b = load<u32>(inOff);
-    for (let v: u32 = 0; v < n; v++) {
-      const e1 = load<u32>(inOff + (<usize>v << 2), 4);
-      let sum: f64 = 0;
-      for (let e = b; e < e1; e++) {
-        if (checkRel && ((mask >>> load<u8>(inRel + e)) & 1) == 0) continue;
-        sum += load<f64>(contrib + (<usize>load<u32>(inSrc + (<usize>e << 2)) << 3));
-      }
-      b = e1;
-      const p = teleport != 0 ? load<f64>(teleport + (<usize>v << 3)) : uniform;
-      const nv = alpha * sum + base * p;
-      diff += abs(nv - load<f64>(x + (<usize>v << 3)));
-      store<f64>(xn + (<usize>v << 3), nv);
-    }
-    const t = x; x = xn; xn = t;
+    nextDangling = 0;
+    let diff = pullRange(g, mask, checkRel, alpha, base, uniform, teleport, inv, contrib, cnext, x, xn, 0, min(C, n));
+    for (let lo = C; lo < n; lo += C) diff += pullRange(g, mask, checkRel, alpha, base, uniform, teleport, inv, contrib, cnext, x, xn, lo, min(lo + C, n));
+    dangling = nextDangling;
+    let t = x; x = xn; xn = t;
+    t = contrib; contrib = cnext; cnext = t;
     it++;
     if (diff < tol) break;
   }
@@ -74,7 +64,47 @@ export function pagerankInto(g: CsrGraph, alpha: f64, maxIter: u32, tol: f64, ma
   } else {
     release(xn);
   }
+  release(cnext);
   release(inv);
   release(contrib);
   return <i32>it;
+}
+
+// Rank on dangling nodes of the iteration being computed (pullRange accumulates it).
+let nextDangling: f64 = 0;
+
+// xn[v] for v in lo..hi by pulling contributions over in-edges, plus cnext[v] = xn[v]/outdeg(v)
+// and the dangling mass of xn; returns sum |xn[v] - x[v]|.
+function pullRange(
+  g: CsrGraph, mask: u32, checkRel: bool, alpha: f64, base: f64, uniform: f64, teleport: usize,
+  inv: usize, contrib: usize, cnext: usize, x: usize, xn: usize, lo: u32, hi: u32,
+): f64 {
+  const inOff = g.inOff;
+  const inSrc = g.inSrc;
+  const inRel = g.inRel;
+  let diff: f64 = 0;
+  let dangling: f64 = 0;
+  let b = load<u32>(inOff + (<usize>lo << 2));
+  for (let v = lo; v < hi; v++) {
+    const e1 = load<u32>(inOff + (<usize>v << 2), 4);
+    let sum: f64 = 0;
+    if (checkRel) {
+      for (let e = b; e < e1; e++) {
+        if (((mask >>> load<u8>(inRel + e)) & 1) == 0) continue;
+        sum += load<f64>(contrib + (<usize>load<u32>(inSrc + (<usize>e << 2)) << 3));
+      }
+    } else {
+      for (let e = b; e < e1; e++) sum += load<f64>(contrib + (<usize>load<u32>(inSrc + (<usize>e << 2)) << 3));
+    }
+    b = e1;
+    const p = teleport != 0 ? load<f64>(teleport + (<usize>v << 3)) : uniform;
+    const nv = alpha * sum + base * p;
+    diff += abs(nv - load<f64>(x + (<usize>v << 3)));
+    store<f64>(xn + (<usize>v << 3), nv);
+    const iv = load<f64>(inv + (<usize>v << 3));
+    if (iv == 0) dangling += nv;
+    store<f64>(cnext + (<usize>v << 3), nv * iv);
+  }
+  nextDangling += dangling;
+  return diff;
 }

@@ -8,6 +8,10 @@
 // Cost: O(n/32 + m') for the m' matching in-edges of reached nodes. Deterministic: in-CSR order.
 
 import { CsrGraph } from './csr';
+
+/** Frontier nodes per chunk call (see the speed note in csr.ts). */
+// @ts-ignore: decorator
+@inline const CHUNK: u32 = 1024;
 import { release } from './mem';
 import { bitsetAlloc, bitGet, bitSet } from './bitset';
 import { ALL_RELATIONS } from './abi';
@@ -29,29 +33,42 @@ export function reachRevInto(g: CsrGraph, seeds: usize, count: u32, k: u32, mask
     tail++;
   }
   let head: u32 = 0;
-  const inOff = g.inOff;
-  const inSrc = g.inSrc;
-  const inRel = g.inRel;
   for (let level: u32 = 0; level < k && head < tail; level++) {
     const end = tail;
-    for (let i = head; i < end; i++) {
-      const v = load<u32>(outNodes + (<usize>i << 2));
-      const b = load<u32>(inOff + (<usize>v << 2));
-      const e1 = load<u32>(inOff + (<usize>v << 2), 4);
-      for (let e = b; e < e1; e++) {
-        const r = load<u8>(inRel + e);
-        if (checkRel && ((mask >>> r) & 1) == 0) continue;
-        const u = load<u32>(inSrc + (<usize>e << 2));
-        if (bitGet(seen, u)) continue;
-        bitSet(seen, u);
-        store<u32>(outNodes + (<usize>tail << 2), u);
-        store<u8>(outDepth + tail, <u8>(level + 1));
-        store<u8>(outVia + tail, r);
-        tail++;
-      }
+    tail = levelRange(g, mask, checkRel, seen, level, outNodes, outDepth, outVia, head, min(head + CHUNK, end), tail);
+    for (let lo = head + CHUNK; lo < end; lo += CHUNK) {
+      tail = levelRange(g, mask, checkRel, seen, level, outNodes, outDepth, outVia, lo, min(lo + CHUNK, end), tail);
     }
     head = end;
   }
   release(seen);
   return <i32>tail;
+}
+
+// Expand frontier entries lo..hi of outNodes (all at depth `level`) over in-edges; appends the
+// newly reached nodes at `tail` and returns the new tail.
+function levelRange(
+  g: CsrGraph, mask: u32, checkRel: bool, seen: usize, level: u32,
+  outNodes: usize, outDepth: usize, outVia: usize, lo: u32, hi: u32, tail: u32,
+): u32 {
+  const inOff = g.inOff;
+  const inSrc = g.inSrc;
+  const inRel = g.inRel;
+  for (let i = lo; i < hi; i++) {
+    const v = load<u32>(outNodes + (<usize>i << 2));
+    const b = load<u32>(inOff + (<usize>v << 2));
+    const e1 = load<u32>(inOff + (<usize>v << 2), 4);
+    for (let e = b; e < e1; e++) {
+      const r = load<u8>(inRel + e);
+      if (checkRel && ((mask >>> r) & 1) == 0) continue;
+      const u = load<u32>(inSrc + (<usize>e << 2));
+      if (bitGet(seen, u)) continue;
+      bitSet(seen, u);
+      store<u32>(outNodes + (<usize>tail << 2), u);
+      store<u8>(outDepth + tail, <u8>(level + 1));
+      store<u8>(outVia + tail, r);
+      tail++;
+    }
+  }
+  return tail;
 }

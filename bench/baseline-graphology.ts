@@ -1,16 +1,24 @@
 // The library baseline: graphology, what a JavaScript user would pick instead of the core.
 // Graphs keep node keys 0..n-1 in insertion order, so node index == core NodeId.
-import Graph from 'graphology';
-import louvainLib from 'graphology-communities-louvain';
-import pagerankLib from 'graphology-metrics/centrality/pagerank.js';
+import { MultiDirectedGraph, UndirectedGraph } from 'graphology';
+import louvainModule from 'graphology-communities-louvain';
+import pagerankModule from 'graphology-metrics/centrality/pagerank.js';
 import { singleSourceLength } from 'graphology-shortest-path/unweighted.js';
 import type { AbstractGraph } from 'graphology-types';
 
 export type GGraph = AbstractGraph;
 
+// These two packages are CommonJS with `export default` typings: Node hands us module.exports,
+// TypeScript expects { default }. Accept either.
+function interop<T extends { default: unknown }>(mod: T): T['default'] {
+  return ((mod as { default?: unknown }).default ?? mod) as T['default'];
+}
+const louvainLib = interop(louvainModule);
+const pagerankLib = interop(pagerankModule);
+
 /** Directed multigraph with self-loops: the same arcs as the core's CSR. */
 export function buildDirected(n: number, src: Uint32Array, dst: Uint32Array): GGraph {
-  const g = new Graph({ type: 'directed', multi: true, allowSelfLoops: true });
+  const g = new MultiDirectedGraph({ allowSelfLoops: true });
   for (let v = 0; v < n; v++) g.addNode(v);
   for (let e = 0; e < src.length; e++) g.addEdge(src[e]!, dst[e]!);
   return g;
@@ -18,7 +26,7 @@ export function buildDirected(n: number, src: Uint32Array, dst: Uint32Array): GG
 
 /** The undirected simple graph (direction ignored, duplicates merged, self-loops dropped), for Louvain. */
 export function buildUndirectedSimple(n: number, src: Uint32Array, dst: Uint32Array): GGraph {
-  const g = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  const g = new UndirectedGraph({ allowSelfLoops: false });
   for (let v = 0; v < n; v++) g.addNode(v);
   for (let e = 0; e < src.length; e++) {
     const s = src[e]!;

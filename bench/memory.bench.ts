@@ -19,6 +19,8 @@ export interface MemoryBenchOptions {
   quick?: boolean;
   /** Print a table (default true). */
   print?: boolean;
+  /** Keep the populated store in this directory instead of a temp one (for profiling). */
+  keepDir?: string;
 }
 
 export interface Latency {
@@ -110,7 +112,7 @@ export function runMemoryBench(opts: MemoryBenchOptions = {}): MemoryBenchResult
   const rng = new Rng(opts.seed ?? 42);
   const vocab = new Vocabulary(rng, 20_000);
   const projects = Array.from({ length: 20 }, (_, i) => `/bench/project-${i}`);
-  const dir = mkdtempSync(join(tmpdir(), 'synaptic-memory-bench-'));
+  const dir = opts.keepDir ?? mkdtempSync(join(tmpdir(), 'synaptic-memory-bench-'));
   const start = Date.now() / 1000;
   let tick = 0;
   // Memories are spread over the last ~200 days, so recency weighting has real work to do.
@@ -179,7 +181,7 @@ export function runMemoryBench(opts: MemoryBenchOptions = {}): MemoryBenchResult
     return result;
   } finally {
     store.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -13,7 +13,7 @@
  * class property. Object-literal methods and anonymous functions are not definitions (their calls
  * belong to the enclosing definition), exactly as in the extractor.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -79,15 +79,72 @@ function enclosingDef(n: ts.Node): ts.Node | undefined {
   return undefined;
 }
 
-function targetDecl(d: ts.Declaration): ts.Node | undefined {
-  // Overloads and signatures map to the named declaration that holds them.
-  if (defName(d) !== undefined) return d;
-  return undefined;
+function targetDecl(d: ts.Node | undefined): ts.Node | undefined {
+  if (!d) return undefined;
+  // `const f = () => {}` / `p = () => {}`: the function value is the definition.
+  if ((ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d)) && d.initializer
+    && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) return targetDecl(d.initializer);
+  return defName(d) !== undefined ? d : undefined;
+}
+
+/**
+ * The called definition: the symbol the callee names (following imports and re-exports), whose
+ * declaration holds the function value; else the resolved signature's declaration. Symbol first,
+ * because a typed binding (`const f: Handler = () => ...`) resolves its signature to the type.
+ */
+function calledDecl(checker: ts.TypeChecker, node: ts.CallExpression | ts.NewExpression | ts.TaggedTemplateExpression): ts.Node | undefined {
+  const callee = ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
+  if (!ts.isNewExpression(node) && callee.kind !== ts.SyntaxKind.SuperKeyword) {
+    const nameNode = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
+    let sym = nameNode ? checker.getSymbolAtLocation(nameNode) : undefined;
+    if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
+    const decls = sym?.declarations ?? [];
+    const withBody = decls.find((d) => (ts.isFunctionLike(d) && 'body' in d && d.body) || ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d));
+    const t = targetDecl(withBody ?? decls[0]);
+    if (t) return t;
+  }
+  const sig = checker.getResolvedSignature(node);
+  const decl = sig?.declaration;
+  return decl && !ts.isJSDocSignature(decl) ? targetDecl(decl) : undefined;
+}
+
+/**
+ * `paths` that let the checker see a monorepo's workspace packages without node_modules: each
+ * package.json `name` maps to its source entry (`src/index`) and `name/*` to `src/*`, plus the
+ * root tsconfig's own `paths`.
+ */
+function workspacePaths(root: string): { baseUrl: string; paths: Record<string, string[]> } {
+  const paths: Record<string, string[]> = {};
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 4) return;
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith('.') || SKIP_DIRS.has(name)) continue;
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p, depth + 1);
+      else if (name === 'package.json' && dir !== root) {
+        try {
+          const pkg = JSON.parse(readFileSync(p, 'utf8')) as { name?: string };
+          const rel = relative(root, dir);
+          if (pkg.name && !paths[pkg.name]) {
+            paths[pkg.name] = [`${rel}/src/index`, `${rel}/src`, `${rel}/index`];
+            paths[`${pkg.name}/*`] = [`${rel}/src/*`, `${rel}/*`];
+          }
+        } catch { /* not JSON: skip */ }
+      }
+    }
+  };
+  walk(root, 0);
+  try {
+    const cfg = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile).config as { compilerOptions?: { paths?: Record<string, string[]> } };
+    Object.assign(paths, cfg?.compilerOptions?.paths ?? {});
+  } catch { /* no root tsconfig */ }
+  return { baseUrl: root, paths };
 }
 
 export function oraclePairs(root: string): Set<string> {
   const files = listTsFiles(root);
   const program = ts.createProgram(files, {
+    ...workspacePaths(root),
     noEmit: true, allowJs: false, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [],
     jsx: ts.JsxEmit.ReactJSX, allowImportingTsExtensions: true, noLib: false,
@@ -99,20 +156,15 @@ export function oraclePairs(root: string): Set<string> {
   for (const sf of program.getSourceFiles()) {
     if (!inRepo.has(ts.sys.resolvePath(sf.fileName))) continue;
     const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
-        const sig = checker.getResolvedSignature(node);
-        const decl = sig?.declaration;
-        if (decl && !ts.isJSDocSignature(decl)) {
-          const target = targetDecl(decl);
-          const tsf = target?.getSourceFile();
-          if (target && tsf && inRepo.has(ts.sys.resolvePath(tsf.fileName))) {
-            const q = qualifiedName(target);
-            if (q) {
-              const callerDef = enclosingDef(node);
-              const cq = callerDef ? qualifiedName(callerDef) : undefined;
-              const caller = cq ? `${rel(sf)}#${cq}` : rel(sf);
-              pairs.add(`${caller}\t${rel(tsf)}#${q}`);
-            }
+      if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node)) {
+        const target = calledDecl(checker, node);
+        const tsf = target?.getSourceFile();
+        if (target && tsf && inRepo.has(ts.sys.resolvePath(tsf.fileName))) {
+          const q = qualifiedName(target);
+          if (q) {
+            const callerDef = enclosingDef(node);
+            const cq = callerDef ? qualifiedName(callerDef) : undefined;
+            pairs.add(`${cq ? `${rel(sf)}#${cq}` : rel(sf)}\t${rel(tsf)}#${q}`);
           }
         }
       }

@@ -22,4 +22,8 @@ export interface CoreExports {
   syn_degree(h: number, mask: number, outOut: number, outIn: number): number;
   syn_components(h: number, strong: number, mask: number, outLabel: number): number;
   // --- communities ---
+  syn_louvain(h: number, mask: number, gamma: number, seed: number, outMemb: number, outQ: number): number;
+  syn_leiden(h: number, mask: number, gamma: number, seed: number, iterations: number, outMemb: number, outQ: number): number;
+  syn_modularity(h: number, mask: number, memb: number, gamma: number, outQ: number): number;
+  syn_betweenness(h: number, mask: number, samples: number, seed: number, normalized: number, out: number): number;
 }

@@ -66,7 +66,7 @@ export class Core {
   #exports: CoreExports;
   #epoch = 0;
   #rebuilding: Promise<void> | null = null;
-  readonly #registry: FinalizationRegistry<Held>;
+  readonly #registry: Pick<FinalizationRegistry<Held>, 'register' | 'unregister'>;
   /** The module's ABI version. */
   readonly abi: { major: number; minor: number };
 
@@ -74,7 +74,10 @@ export class Core {
     this.#module = module;
     this.#exports = instance.exports as unknown as CoreExports;
     this.abi = Core.#checkAbi(this.#exports);
-    this.#registry = new FinalizationRegistry<Held>((held) => this.#release(held));
+    // Hosts without FinalizationRegistry only lose the safety net: free() still works.
+    this.#registry = typeof FinalizationRegistry === 'function'
+      ? new FinalizationRegistry<Held>((held) => this.#release(held))
+      : { register: () => {}, unregister: () => false };
   }
 
   /**

@@ -7,6 +7,10 @@ import type { Core } from './core.ts';
 import { ALL_RELATIONS, DIRECTION_CODE, NO_LIMIT, Status, type Direction } from './constants.ts';
 import { CoreError, GraphFreedError, NodeRangeError } from './errors.ts';
 import { readF64, readI32, readU32, readU8, type U32Input } from './marshal.ts';
+import {
+  betweenness, detectCommunities, modularity,
+  type BetweennessOptions, type CommunityOptions, type CommunityResult, type LeidenOptions, type ModularityOptions,
+} from './communities.ts';
 
 export interface GraphInput {
   /** Node count; ids are 0..n-1. */
@@ -134,23 +138,37 @@ export class CoreGraph {
     if (dst.length !== m) throw new CoreError(Status.E_BAD_ARG, `Cannot ${action}: src has ${m} entries but dst has ${dst.length}`);
     if (rel && rel.length !== m) throw new CoreError(Status.E_BAD_ARG, `Cannot ${action}: rel has ${rel.length} entries, src has ${m}`);
     if (weight && weight.length !== m) throw new CoreError(Status.E_BAD_ARG, `Cannot ${action}: weight has ${weight.length} entries, src has ${m}`);
+    // Plain arrays would be truncated/wrapped by the typed-array copy: check them here.
+    for (const [name, arr] of [['src', src], ['dst', dst]] as const) {
+      if (arr instanceof Uint32Array) continue;
+      for (let i = 0; i < m; i++) {
+        const v = arr[i]!;
+        if (!Number.isInteger(v) || v < 0 || v >= n) throw new NodeRangeError(`${action} (${name}[${i}])`, v, n);
+      }
+    }
+    if (rel && !(rel instanceof Uint8Array)) {
+      for (let i = 0; i < m; i++) {
+        const r = rel[i]!;
+        if (!Number.isInteger(r) || r < 0 || r > 31) throw new CoreError(Status.E_BAD_ARG, `Cannot ${action}: rel[${i}] = ${r} is not a relation id 0..31`);
+      }
+    }
     const handle = core.scratch(action, (s) => {
       const ps = s.u32(src);
       const pd = s.u32(dst);
       const pr = rel ? s.u8(rel) : 0;
       const pw = weight ? s.f64(weight) : 0;
-      const x = core.exports;
-      const h = x.syn_graph_build(n, m, ps, pd, pr, pw);
+      const h = core.exports.syn_graph_build(n, m, ps, pd, pr, pw);
       if (h >= 0) return h;
+      // Find the offending entry for the message (typed-array input, checked in the core).
       if (h === Status.E_NODE_RANGE) {
         for (let i = 0; i < m; i++) {
-          const bad = !(src[i]! >>> 0 < n && src[i] === src[i]! >>> 0) ? src[i]! : !(dst[i]! >>> 0 < n && dst[i] === dst[i]! >>> 0) ? dst[i]! : -1;
-          if (bad !== -1) throw new NodeRangeError(`${action} (edge ${i})`, bad, n);
+          if (src[i]! >= n) throw new NodeRangeError(`${action} (src[${i}])`, src[i]!, n);
+          if (dst[i]! >= n) throw new NodeRangeError(`${action} (dst[${i}])`, dst[i]!, n);
         }
       }
       if (h === Status.E_BAD_ARG) {
         for (let i = 0; rel && i < m; i++) {
-          if (!(rel[i]! >= 0 && rel[i]! <= 31)) throw new CoreError(h, `Cannot ${action}: rel[${i}] = ${rel[i]} is not a relation id 0..31`);
+          if (rel[i]! > 31) throw new CoreError(h, `Cannot ${action}: rel[${i}] = ${rel[i]} is not a relation id 0..31`);
         }
         for (let i = 0; weight && i < m; i++) {
           const w = weight[i]!;
@@ -344,6 +362,39 @@ export class CoreGraph {
   }
 
   // --- communities ---
+
+  /**
+   * Louvain communities (Blondel et al. 2008) maximizing modularity at `resolution` on the
+   * undirected simple view; deterministic for a seed. See src/core/communities.ts.
+   */
+  louvain(opts: CommunityOptions = {}): CommunityResult {
+    return detectCommunities(this, 'louvain', opts);
+  }
+
+  /**
+   * Leiden communities (Traag et al. 2019): like louvain(), usually higher modularity, and every
+   * community is connected.
+   */
+  leiden(opts: LeidenOptions = {}): CommunityResult {
+    return detectCommunities(this, 'leiden', opts);
+  }
+
+  /**
+   * Newman modularity of a partition (labels: any non-negative integers) on the undirected simple
+   * view; NaN when that view has no edges.
+   */
+  modularity(membership: ArrayLike<number>, opts: ModularityOptions = {}): number {
+    return modularity(this, membership, opts);
+  }
+
+  /**
+   * Betweenness centrality (Brandes) on the directed simple graph, normalized as networkx's
+   * `betweenness_centrality(G, normalized=True)`; exact, or estimated from `samples` seeded pivots.
+   */
+  betweenness(opts: BetweennessOptions = {}): Float64Array {
+    return betweenness(this, opts);
+  }
+
 
   /** Release the graph's core memory. A second free() throws GraphFreedError. */
   free(): void {

@@ -7,7 +7,7 @@ import { CoreLoadError } from './errors.ts';
 
 export interface LoadOptions {
   /** The .wasm bytes (browser, embedding, tests). */
-  bytes?: BufferSource;
+  bytes?: ArrayBuffer | ArrayBufferView;
   /** Where to fetch the .wasm from (browser). */
   url?: string | URL;
   /** An already compiled module (shared between Core instances). */
@@ -47,9 +47,9 @@ async function readDefault(file: string): Promise<Uint8Array<ArrayBuffer>> {
   throw new CoreLoadError(`${file} not found (looked at ${tried.join(', ')}); run \`npm run build:wasm\``);
 }
 
-async function compile(bytes: BufferSource, what: string): Promise<WebAssembly.Module> {
+async function compile(bytes: ArrayBuffer | ArrayBufferView, what: string): Promise<WebAssembly.Module> {
   try {
-    return await WebAssembly.compile(bytes);
+    return await WebAssembly.compile(bytes as BufferSource);
   } catch (err) {
     throw new CoreLoadError(`${what} is not a valid WebAssembly module (${(err as Error).message})`, err);
   }

@@ -375,7 +375,6 @@ class Explorer {
   }
 
   private renderPath(s: NodeId, t: NodeId | undefined): void {
-    const ix = this.ix;
     const pickEnd = el('button', { class: 'act', id: 'pick-end', onclick: () => { this.pickingPathEnd = true; $('search').focus(); $('status').textContent = 'Search the path end'; } }, t === undefined ? 'Choose the end…' : 'Change the end…');
     const head = [el('h2', {}, 'Path'), el('div', {}, 'from ', this.nodeLink(s)), el('div', {}, 'to ', t === undefined ? el('span', { class: 'kind' }, '(none yet)') : this.nodeLink(t)), el('div', { class: 'row' }, pickEnd)];
     this.pickingPathEnd = t === undefined;
@@ -397,7 +396,6 @@ class Explorer {
     this.view.show(path.nodes.map((v, i) => this.viewNode(v, i, true)), this.viewEdges(path.hops.map((h) => h.edge), '#f0b429'), 'line');
     this.legend([['#f0b429', 'path edges (label = relation)']]);
     $('status').textContent = `path in ${this.timings.path!.toFixed(1)} ms`;
-    void ix;
   }
 
   private renderImpact(v: NodeId, depth: number): void {

@@ -8,7 +8,7 @@ import type { NodeKey, NodeKind, Signature, Span, Visibility } from '../graph/mo
 import type { LanguageId } from './languages.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 1;
+export const FACTS_VERSION = 2;
 
 /** A dotted type or name path as written, e.g. `['util', 'Router']`; generics and arrays stripped. */
 export type NamePath = string[];
@@ -53,8 +53,12 @@ export interface SymbolFact {
   signature?: Signature;
   /** Return type as a name path, when annotated (used to type `f().g()` receivers). */
   returns?: NamePath;
+  /** Without a return annotation: the first `return` expression (or arrow expression body). */
+  returnExpr?: Expr;
   doc?: string;
   bases?: BaseRef[];
+  /** Receiver / impl type of a method declared outside its type (Go receivers, Rust impl, C++ `T::m`). */
+  owner?: string;
 }
 
 /**
@@ -98,6 +102,12 @@ export interface BindingFact {
   value?: Expr;
   /** Field of the type `scope` (TS class field, constructor parameter property, `this.x =`). */
   field?: boolean;
+  /** Module-level binding that is exported (`export const x = ...`). */
+  exported?: boolean;
+  /** Scope the value is evaluated in, when not `scope` (`this.x = v` inside a method). */
+  at?: number;
+  /** A parameter (an untyped one may get its type from same-named annotated parameters). */
+  param?: boolean;
 }
 
 export interface TypeRefFact {

@@ -54,16 +54,18 @@ function collect(
   matches: { captures: { name: string; node: Node }[] }[],
 ): FileFacts {
   const spec = specFor(language);
-  const rawDefs: { node: Node; nameNode: Node; kind: NodeKind }[] = [];
+  const rawDefs: { node: Node; nameNode: Node; kind: NodeKind; owner?: string }[] = [];
   const items: Item[] = [];
   const seenDef = new Set<number>();
   for (const m of matches) {
     let main: { name: string; node: Node } | undefined;
     let name: Node | undefined;
     let callee: Node | undefined;
+    let owner: Node | undefined;
     for (const c of m.captures) {
       if (c.name === 'name') name = c.node;
       else if (c.name === 'callee') callee = c.node;
+      else if (c.name === 'owner') owner = c.node;
       else if (c.name.charCodeAt(0) !== 95 /* _ */) main = c;
     }
     if (!main) continue;
@@ -71,7 +73,12 @@ function collect(
       const kind = KINDS.get(main.name.slice(11));
       if (!kind || !name || seenDef.has(main.node.id)) continue;
       seenDef.add(main.node.id);
-      rawDefs.push({ node: main.node, nameNode: name, kind });
+      const raw: { node: Node; nameNode: Node; kind: NodeKind; owner?: string } = { node: main.node, nameNode: name, kind };
+      if (owner) {
+        const p = spec.typePath(owner);
+        if (p) raw.owner = p[p.length - 1]!;
+      }
+      rawDefs.push(raw);
     } else {
       items.push({ cap: main.name, node: main.node, callee });
     }
@@ -86,7 +93,8 @@ function collect(
     while (stack.length && defs[stack[stack.length - 1]!]!.node.endIndex < raw.node.endIndex) stack.pop();
     const parent = stack.length ? stack[stack.length - 1]! : -1;
     const def: DefInfo = { node: raw.node, nameNode: raw.nameNode, kind: raw.kind, parent, parentKind: parent >= 0 ? defs[parent]!.kind : null };
-    if (def.kind === 'function' && def.parentKind && TYPE_LIKE.has(def.parentKind)) def.kind = 'method';
+    if (raw.owner) def.owner = raw.owner;
+    if (def.kind === 'function' && ((def.parentKind && TYPE_LIKE.has(def.parentKind)) || raw.owner)) def.kind = 'method';
     let name = raw.nameNode.text;
     if (spec.refineDef) {
       const r = spec.refineDef(def);
@@ -105,7 +113,9 @@ function collect(
   for (let i = 0; i < defs.length; i++) {
     const def = defs[i]!;
     const name = names[i]!;
-    const qname = def.parent >= 0 ? `${symbols[def.parent]!.qname}.${name}` : name;
+    const owner = def.parent < 0 || !TYPE_LIKE.has(def.parentKind!) ? def.owner : undefined;
+    const local = owner ? `${owner}.${name}` : name;
+    const qname = def.parent >= 0 ? `${symbols[def.parent]!.qname}.${local}` : local;
     const n = (qcount.get(qname) ?? 0) + 1;
     qcount.set(qname, n);
     const vis = spec.visibility(def, name);
@@ -114,6 +124,7 @@ function collect(
       name, qname, kind: def.kind, parent: def.parent, span: spanOf(def.node),
       visibility: vis.visibility, exported: vis.exported,
     };
+    if (owner) sym.owner = owner;
     if (vis.isDefault) sym.isDefault = true;
     if (vis.isStatic) sym.isStatic = true;
     const sig = spec.signature(def, source);
@@ -162,6 +173,7 @@ function collect(
     },
   };
   const defNameIds = new Set(defs.map((d) => d.nameNode.id));
+  const typeRefIds = new Set<number>();
   for (const it of items) {
     const cap = it.cap;
     if (cap === 'reference.call' || cap === 'reference.new') {
@@ -176,9 +188,18 @@ function collect(
     } else if (cap === 'reference.type') {
       if (defNameIds.has(it.node.id)) continue;
       const p = it.node.parent;
-      if (p && p.type === it.node.type) continue; // inner part of a nested type name
+      if (p && (p.type === it.node.type || typeRefIds.has(p.id))) continue; // inner part of a nested type name
+      typeRefIds.add(it.node.id);
       const path = spec.typePath(it.node);
       if (path) typeRefs.push({ scope: enclosing(it.node, false), name: path, line: it.node.startPosition.row + 1 });
+    } else if (cap === 'return') {
+      const owner = enclosing(it.node, false);
+      if (owner < 0) continue;
+      const sym = symbols[owner]!;
+      if (sym.returns || sym.returnExpr || !HEADER_KINDS.has(sym.kind)) continue;
+      if (it.node.type === 'statement_block') continue;
+      const e = spec.expr(it.node, 0);
+      if (e.k !== 'unk') sym.returnExpr = e;
     } else if (cap.startsWith('reference.')) {
       const rel = cap.slice(10);
       if (rel !== 'extends' && rel !== 'implements' && rel !== 'inherits' && rel !== 'embeds' && rel !== 'mixes_in') continue;

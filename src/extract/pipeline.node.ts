@@ -3,9 +3,10 @@ import { basename, join, resolve } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
 import type { GraphDocument, GraphLink, GraphMeta, GraphNode, HazardSite } from '../graph/model.ts';
 import { indexGraph } from '../graph/indexed-graph.ts';
+import { Core } from '../core/index.ts';
 import { encodeGraph } from '../graph/snapshot.ts';
 import { MANIFEST_VERSION, parseManifest, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
-import { approximateBetweenness, assignCommunities, structuralEdges, type CommunityCore } from '../graph/communities.ts';
+import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
 import { FACTS_VERSION, type FileFacts } from './facts.ts';
 import { CONTEXT_FILE_NAMES, buildProjectContext } from './project-context.ts';
 import { linkGraph } from './link/index.ts';
@@ -18,7 +19,7 @@ import { renderReport } from './outputs/report.ts';
 /**
  * The extraction pipeline: walk the repository, parse files on the worker pool (or reuse cached
  * facts for unchanged files), link all facts into one graph, assign communities, and write
- * synaptic-out/: graph.json, graph.cbor, .manifest.json, .facts.cbor, GRAPH_REPORT.md (each to a
+ * synaptic-out/: graph.json, graph.cbor, .manifest.json, .facts/ (the facts cache), GRAPH_REPORT.md (each to a
  * temp file, then renamed).
  *
  * Incremental `update` is exact by construction: facts are per file, so it re-parses only files
@@ -41,9 +42,11 @@ export interface ExtractOptions {
   incremental?: boolean;
   /** Community seed (fixed default: deterministic output). */
   seed?: number;
-  /** A loaded WASM core with a Leiden kernel; without one, communities use the TS Louvain. */
+  /** The WASM core for Leiden and betweenness; default: load it (null, or no wasm/ build: TS fallbacks). */
   core?: CommunityCore | null;
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
+  /** Called when a later phase starts: `linking`, `communities`, `writing`. */
+  onPhase?: (phase: string) => void;
 }
 
 export interface ExtractSummary {
@@ -66,7 +69,14 @@ export interface ExtractSummary {
   /** Lines of every extracted file. */
   lines: number;
   languages: Record<string, number>;
+  /** Wall-clock milliseconds per phase. */
   timingsMs: { walk: number; parse: number; link: number; communities: number; write: number; total: number };
+  /** CPU milliseconds per phase, all threads of the process (parse includes the workers). */
+  cpuMs: { walk: number; parse: number; link: number; communities: number; write: number; total: number };
+  /** Peak resident set size of the process so far, in MB. */
+  peakRssMb: number;
+  /** CPU milliseconds of the whole process since it started (startup and module loading included). */
+  processCpuMs: number;
   outputs: { graphJson: string; graphCbor: string; manifest: string; report: string; factsCache: string };
 }
 
@@ -148,16 +158,70 @@ export function writeAtomic(path: string, data: string | Uint8Array): void {
   }
 }
 
+/**
+ * The facts cache is split into shards by a hash of the path, so an update rewrites only the shards
+ * holding changed files (a 640k-line repository has ~25 MB of facts).
+ */
+export const FACTS_DIR = '.facts';
+const FACTS_SHARDS = 64;
+
+function shardOf(path: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % FACTS_SHARDS;
+}
+
+function shardFile(outDir: string, shard: number): string {
+  return join(outDir, FACTS_DIR, `${String(shard).padStart(2, '0')}.cbor`);
+}
+
 function loadPrevious(outDir: string, version: string): { manifest: Manifest; cache: FactsCache } | null {
   try {
     const manifest = parseManifest(readFileSync(join(outDir, '.manifest.json'), 'utf8'));
     if (!manifest || manifest.extractor_version !== version) return null;
-    const cache = decode(readFileSync(join(outDir, '.facts.cbor'))) as FactsCache;
-    if (!cache || cache.version !== FACTS_CACHE_VERSION || cache.extractor_version !== version || !cache.entries) return null;
-    return { manifest, cache };
+    const entries: Record<string, CacheEntry> = {};
+    for (let shard = 0; shard < FACTS_SHARDS; shard++) {
+      const part = decode(readFileSync(shardFile(outDir, shard))) as FactsCache;
+      if (!part || part.version !== FACTS_CACHE_VERSION || part.extractor_version !== version || !part.entries) return null;
+      Object.assign(entries, part.entries);
+    }
+    return { manifest, cache: { version: FACTS_CACHE_VERSION, extractor_version: version, entries } };
   } catch {
-    return null;
+    return null; // no usable cache: a full extraction follows
   }
+}
+
+/** Write the shards of the facts cache that changed (all of them without a previous cache). */
+function writeFactsCache(outDir: string, version: string, paths: string[], entries: Map<string, CacheEntry>, previous: FactsCache | null): void {
+  mkdirSync(join(outDir, FACTS_DIR), { recursive: true });
+  const shards: Record<string, CacheEntry>[] = Array.from({ length: FACTS_SHARDS }, () => ({}));
+  const dirty = new Uint8Array(FACTS_SHARDS).fill(previous ? 0 : 1);
+  for (const path of paths) {
+    const shard = shardOf(path);
+    const entry = entries.get(path)!;
+    shards[shard]![path] = entry;
+    if (previous && previous.entries[path] !== entry) dirty[shard] = 1;
+  }
+  if (previous) for (const path of Object.keys(previous.entries)) if (!entries.has(path)) dirty[shardOf(path)] = 1;
+  const encoder = new Encoder({ useRecords: true });
+  for (let shard = 0; shard < FACTS_SHARDS; shard++) {
+    if (!dirty[shard]) continue;
+    writeAtomic(shardFile(outDir, shard), encoder.encode({ version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards[shard]! }));
+  }
+}
+
+let coreOnce: Promise<CommunityCore | null> | null = null;
+
+/** The WASM core, loaded once per process; null when wasm/ is not built (TS fallbacks run instead). */
+function loadCore(): Promise<CommunityCore | null> {
+  coreOnce ??= Core.load().then(
+    (c) => c,
+    (err: unknown) => {
+      if (process.env.SYNAPTIC_DEBUG) console.error(err);
+      return null;
+    },
+  );
+  return coreOnce;
 }
 
 /** mtime granularity slack: a file modified this close to the previous scan is re-hashed. */
@@ -185,6 +249,11 @@ function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
 /** Run a full extraction, or an incremental update when `incremental` and a usable previous run exist. */
 export async function runExtract(options: ExtractOptions): Promise<ExtractSummary> {
   const t0 = performance.now();
+  const cpu = (): number => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const c0 = cpu();
   const root = resolve(options.root);
   const outDir = resolve(options.outDir ?? join(root, OUTPUT_DIR_NAME));
   const version = extractorVersion();
@@ -196,6 +265,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     excludeAbs: [outDir],
   });
   const tWalk = performance.now();
+  const cWalk = cpu();
 
   const previous = options.incremental ? loadPrevious(outDir, version) : null;
   const entries = new Map<string, CacheEntry>();
@@ -235,8 +305,10 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     entries.set(r.path, entry);
   }
   const tParse = performance.now();
+  const cParse = cpu();
 
   // Link every file's facts (sorted by path) with the project context.
+  options.onPhase?.('linking');
   const contextTexts: Record<string, string> = {};
   for (const rel of walk.contextFiles) {
     try {
@@ -290,20 +362,30 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   };
   sortGraph(doc);
   const tLink = performance.now();
+  const cLink = cpu();
 
+  options.onPhase?.('communities');
+  const core = options.core !== undefined ? options.core : await loadCore();
   const indexed = indexGraph(doc);
-  const communities = assignCommunities(doc, { indexed, seed: options.seed ?? 42, core: options.core ?? null });
-  const betweenness = approximateBetweenness(structuralEdges(indexed), indexed.nodes.length > 20000 ? 32 : 128);
+  const communities = assignCommunities(doc, { indexed, seed: options.seed ?? 42, core });
+  meta.community_algorithm = communities.algorithm;
+  const betweenness = nodeBetweenness(structuralEdges(indexed), {
+    samples: indexed.nodes.length > 20000 ? 64 : 256,
+    seed: options.seed ?? 42,
+    core,
+  });
   const tCommunities = performance.now();
+  const cCommunities = cpu();
 
   // Outputs.
+  options.onPhase?.('writing');
   mkdirSync(outDir, { recursive: true });
   const outputs = {
     graphJson: join(outDir, 'graph.json'),
     graphCbor: join(outDir, 'graph.cbor'),
     manifest: join(outDir, '.manifest.json'),
     report: join(outDir, 'GRAPH_REPORT.md'),
-    factsCache: join(outDir, '.facts.cbor'),
+    factsCache: join(outDir, FACTS_DIR),
   };
   const manifestFiles: Record<string, ManifestEntry> = {};
   for (const path of byPath) {
@@ -318,14 +400,14 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     };
   }
   const manifest: Manifest = { manifest_version: MANIFEST_VERSION, extractor_version: version, scanned_at_ms: scanStarted, files: manifestFiles };
-  const cache: FactsCache = { version: FACTS_CACHE_VERSION, extractor_version: version, entries: Object.fromEntries(byPath.map((p) => [p, entries.get(p)!])) };
   // The facts cache and manifest go first: graph.json's mtime then marks a complete run.
-  writeAtomic(outputs.factsCache, new Encoder({ useRecords: true }).encode(cache));
+  writeFactsCache(outDir, version, byPath, entries, previous?.cache ?? null);
   writeAtomic(outputs.manifest, stringifyManifest(manifest));
   writeAtomic(outputs.graphCbor, encodeGraph(doc));
   writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
   writeAtomic(outputs.graphJson, stringifyGraph(doc));
   const tWrite = performance.now();
+  const cWrite = cpu();
 
   const prevFiles = previous?.manifest.files ?? {};
   let added = 0;
@@ -362,6 +444,16 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
       write: Math.round(tWrite - tCommunities),
       total: Math.round(tWrite - t0),
     },
+    cpuMs: {
+      walk: Math.round(cWalk - c0),
+      parse: Math.round(cParse - cWalk),
+      link: Math.round(cLink - cParse),
+      communities: Math.round(cCommunities - cLink),
+      write: Math.round(cWrite - cCommunities),
+      total: Math.round(cWrite - c0),
+    },
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    processCpuMs: Math.round(cpu()),
     outputs,
   };
 }

@@ -91,6 +91,8 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
     } catch {
       return; // unreadable folder: nothing to extract there
     }
+    // Another Synaptic output folder (custom --out): graph.json next to .manifest.json.
+    if (relDir !== '' && entries.some((e) => e.name === 'graph.json') && entries.some((e) => e.name === '.manifest.json')) return;
     const localRules = IGNORE_FILES.flatMap((name) => {
       if (!entries.some((e) => e.name === name && e.isFile())) return [];
       try {

@@ -22,11 +22,11 @@ export interface UndirectedInput {
   weight?: Float64Array;
 }
 
-/** The subset of the core graph API this module uses (present once the core exposes it). */
+/** The subset of the WASM core's API this module uses (`Core` from src/core satisfies it). */
 export interface CommunityCore {
-  graph(input: { n: number; src: Uint32Array; dst: Uint32Array; weight?: Float64Array }): {
-    leiden?: (opts: { seed?: number }) => unknown;
-    betweenness?: (opts?: Record<string, unknown>) => unknown;
+  graph(input: { n: number; src: Uint32Array; dst: Uint32Array }): {
+    leiden(opts: { seed?: number }): { membership: ArrayLike<number> };
+    betweenness(opts: { samples?: number; seed?: number; normalized?: boolean }): Float64Array;
     free(): void;
   };
 }
@@ -198,20 +198,16 @@ export function louvain(input: UndirectedInput, seed = DEFAULT_SEED): Int32Array
   return membership;
 }
 
-/** Partition an undirected graph: the core's Leiden when available, else {@link louvain}. */
+/** Partition an undirected graph: the core's Leiden (Traag et al. 2019) when given, else {@link louvain}. */
 export function partitionGraph(input: UndirectedInput, options: { seed?: number; core?: CommunityCore | null } = {}): {
   membership: Int32Array;
   algorithm: CommunityResult['algorithm'];
 } {
   const seed = options.seed ?? DEFAULT_SEED;
   if (options.core && input.n > 0) {
-    const g = options.core.graph({ n: input.n, src: input.a, dst: input.b, ...(input.weight ? { weight: input.weight } : {}) });
+    const g = options.core.graph({ n: input.n, src: input.a, dst: input.b });
     try {
-      if (typeof g.leiden === 'function') {
-        const out = g.leiden({ seed });
-        const membership = membershipOf(out, input.n);
-        if (membership) return { membership, algorithm: 'leiden-core' };
-      }
+      return { membership: Int32Array.from(g.leiden({ seed }).membership), algorithm: 'leiden-core' };
     } finally {
       g.free();
     }
@@ -219,12 +215,21 @@ export function partitionGraph(input: UndirectedInput, options: { seed?: number;
   return { membership: louvain(input, seed), algorithm: 'louvain-ts' };
 }
 
-function membershipOf(out: unknown, n: number): Int32Array | null {
-  const arr = out && typeof out === 'object' && 'membership' in out ? (out as { membership: unknown }).membership : out;
-  if (arr && typeof arr === 'object' && 'length' in arr && (arr as ArrayLike<number>).length === n) {
-    return Int32Array.from(arr as ArrayLike<number>);
+/**
+ * Node betweenness for ranking: the core's sampled Brandes when given (directed as stored, not
+ * normalized), else {@link approximateBetweenness} in TypeScript.
+ */
+export function nodeBetweenness(input: UndirectedInput, options: { samples: number; seed?: number; core?: CommunityCore | null }): Float64Array {
+  if (options.core && input.n > 0) {
+    const g = options.core.graph({ n: input.n, src: input.a, dst: input.b });
+    try {
+      const samples = Math.min(options.samples, input.n);
+      return g.betweenness({ ...(samples < input.n ? { samples } : {}), seed: options.seed ?? DEFAULT_SEED, normalized: false });
+    } finally {
+      g.free();
+    }
   }
-  return null;
+  return approximateBetweenness(input, options.samples);
 }
 
 /** The structural graph of an indexed document as undirected edges (self-loops dropped). */

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GraphDocument } from './model.ts';
+import { decodeGraph } from './snapshot.ts';
 
 /** A graph file that exists but cannot be used (corrupt JSON/CBOR, wrong shape). */
 export class GraphLoadError extends Error {
@@ -16,26 +17,6 @@ export interface LoadedGraph {
   /** mtime (ms) and size of graph.json when it was read: the reload key. */
   mtimeMs: number;
   size: number;
-}
-
-type CborDecoder = (bytes: Uint8Array) => GraphDocument;
-let cborDecoder: CborDecoder | null | undefined;
-
-/**
- * The CBOR snapshot decoder, if the extraction layer provides one (`src/graph/cbor.ts` exporting
- * `decodeGraph`). Looked up once; absent -> graph.json is always used.
- */
-async function loadCborDecoder(): Promise<CborDecoder | null> {
-  if (cborDecoder !== undefined) return cborDecoder;
-  try {
-    const spec = './cbor' + '.ts';
-    const mod = (await import(spec).catch(() => import('./cbor' + '.js'))) as Record<string, unknown>;
-    const fn = (mod.decodeGraph ?? mod.decodeGraphCbor ?? mod.fromCbor) as CborDecoder | undefined;
-    cborDecoder = typeof fn === 'function' ? fn : null;
-  } catch {
-    cborDecoder = null;
-  }
-  return cborDecoder;
 }
 
 /** Check the shape of a parsed graph document; throws GraphLoadError naming what is wrong. */
@@ -56,8 +37,8 @@ export function checkGraphDocument(value: unknown, path: string): GraphDocument 
 }
 
 /**
- * Load a graph: the CBOR snapshot next to graph.json when it is at least as new as graph.json and a
- * decoder is available, else graph.json. A missing file says to run `synaptic extract`; a corrupt
+ * Load a graph: the CBOR snapshot next to graph.json when it is at least as new as graph.json, else
+ * graph.json (also when the snapshot does not decode). A missing file says to run `synaptic extract`; a corrupt
  * one throws GraphLoadError with the parse error.
  */
 export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
@@ -70,10 +51,9 @@ export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
   const cborPath = join(dirname(jsonPath), basename(jsonPath).replace(/\.json$/, '') + '.cbor');
   if (cborPath !== jsonPath && existsSync(cborPath)) {
     const cst = statSync(cborPath);
-    const decode = cst.mtimeMs >= st.mtimeMs ? await loadCborDecoder() : null;
-    if (decode) {
+    if (cst.mtimeMs >= st.mtimeMs) {
       try {
-        const doc = checkGraphDocument(decode(await readFile(cborPath)), cborPath);
+        const doc = checkGraphDocument(decodeGraph(await readFile(cborPath)), cborPath);
         return { doc, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size };
       } catch {
         // A bad snapshot falls back to the canonical graph.json.

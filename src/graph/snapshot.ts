@@ -64,12 +64,26 @@ export interface GraphSnapshot {
     sourceLocation: Uint32Array;
   };
   relations: string[];
-  /** Row index -> fields not held in the columns (assigned over the column values). */
+  /** Extra fields (not in the model) with one scalar type across rows, as columns. */
+  nodeColumns: ExtraColumn[];
+  linkColumns: ExtraColumn[];
+  /** Row index -> remaining fields not held in any column (assigned over the column values). */
   nodeExtras: Map<number, Record<string, unknown>>;
   linkExtras: Map<number, Record<string, unknown>>;
   meta: GraphMeta;
   hyperedges: unknown[];
   builtAtCommit: string | null;
+}
+
+/**
+ * An extra field stored column-wise: `s` string indices ({@link NONE} absent), `b` booleans
+ * (0 absent, 1 false, 2 true), `i` int32 values where `has[i]` is 1.
+ */
+export interface ExtraColumn {
+  key: string;
+  kind: 's' | 'b' | 'i';
+  values: Uint32Array | Uint8Array | Int32Array;
+  has?: Uint8Array;
 }
 
 interface Wire {
@@ -81,6 +95,8 @@ interface Wire {
   node: Record<string, unknown>;
   link: Record<string, unknown>;
   relations: string[];
+  nodeColumns: ExtraColumn[];
+  linkColumns: ExtraColumn[];
   nodeExtras: [number, Record<string, unknown>][];
   linkExtras: [number, Record<string, unknown>][];
   meta: GraphMeta;
@@ -150,6 +166,63 @@ function nodeFieldFits(key: string, value: unknown): boolean {
     case 'span': return spanFits(value);
     case 'signature': return signatureFits(value);
     default: return false;
+  }
+}
+
+/** Move extra fields that have one scalar type across all rows into columns; the rest stay per row. */
+function columnize(
+  rows: [number, Record<string, unknown>][], count: number, modelled: ReadonlySet<string>, strings: StringTable,
+): { columns: ExtraColumn[]; rest: [number, Record<string, unknown>][] } {
+  const kinds = new Map<string, ExtraColumn['kind'] | 'x'>();
+  for (const [, record] of rows) {
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      const kind = modelled.has(key) ? 'x' : typeof v === 'string' ? 's' : typeof v === 'boolean' ? 'b' : isInt32(v) ? 'i' : 'x';
+      const seen = kinds.get(key);
+      kinds.set(key, seen === undefined || seen === kind ? kind : 'x');
+    }
+  }
+  const columns: ExtraColumn[] = [];
+  const byKey = new Map<string, ExtraColumn>();
+  for (const [key, kind] of kinds) {
+    if (kind === 'x') continue;
+    const col: ExtraColumn = kind === 's' ? { key, kind, values: new Uint32Array(count).fill(NONE) }
+      : kind === 'b' ? { key, kind, values: new Uint8Array(count) }
+        : { key, kind, values: new Int32Array(count), has: new Uint8Array(count) };
+    columns.push(col);
+    byKey.set(key, col);
+  }
+  if (!columns.length) return { columns, rest: rows };
+  const rest: [number, Record<string, unknown>][] = [];
+  for (const [row, record] of rows) {
+    let left: Record<string, unknown> | null = null;
+    for (const key of Object.keys(record)) {
+      const col = byKey.get(key);
+      const v = record[key];
+      if (!col) (left ??= {})[key] = v;
+      else if (col.kind === 's') col.values[row] = strings.add(v as string);
+      else if (col.kind === 'b') col.values[row] = v ? 2 : 1;
+      else {
+        col.values[row] = v as number;
+        col.has![row] = 1;
+      }
+    }
+    if (left) rest.push([row, left]);
+  }
+  return { columns, rest };
+}
+
+function applyColumns(rows: Record<string, unknown>[], columns: ExtraColumn[], strings: string[]): void {
+  for (const col of columns) {
+    const { key, values } = col;
+    if (col.kind === 's') {
+      for (let i = 0; i < rows.length; i++) if (values[i] !== NONE) rows[i]![key] = strings[values[i]!];
+    } else if (col.kind === 'b') {
+      for (let i = 0; i < rows.length; i++) if (values[i]) rows[i]![key] = values[i] === 2;
+    } else {
+      const has = col.has!;
+      for (let i = 0; i < rows.length; i++) if (has[i]) rows[i]![key] = values[i];
+    }
   }
 }
 
@@ -261,6 +334,8 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
     if (Object.keys(extras).length) linkExtras.push([j, extras]);
   }
 
+  const nodeSplit = columnize(nodeExtras, n, NODE_FIELDS, strings);
+  const linkSplit = columnize(linkExtras, m, LINK_FIELDS, strings);
   const wire: Wire = {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -276,8 +351,10 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
     },
     link: lcol,
     relations,
-    nodeExtras,
-    linkExtras,
+    nodeColumns: nodeSplit.columns,
+    linkColumns: linkSplit.columns,
+    nodeExtras: nodeSplit.rest,
+    linkExtras: linkSplit.rest,
     meta: doc.graph,
     hyperedges: doc.hyperedges,
     builtAtCommit: doc.built_at_commit,
@@ -302,6 +379,8 @@ export function decodeSnapshot(bytes: Uint8Array): GraphSnapshot {
     node: wire.node as GraphSnapshot['node'],
     link: wire.link as GraphSnapshot['link'],
     relations: wire.relations,
+    nodeColumns: wire.nodeColumns ?? [],
+    linkColumns: wire.linkColumns ?? [],
     nodeExtras: new Map(wire.nodeExtras),
     linkExtras: new Map(wire.linkExtras),
     meta: wire.meta,
@@ -345,10 +424,10 @@ export function snapshotToDocument(snap: GraphSnapshot): GraphDocument {
       if (c.sigReturns[i] !== NONE) sig.returns = S[c.sigReturns[i]!]!;
       node.signature = sig;
     }
-    const extras = snap.nodeExtras.get(i);
-    if (extras) Object.assign(node, extras);
     nodes[i] = node;
   }
+  applyColumns(nodes as unknown as Record<string, unknown>[], snap.nodeColumns, S);
+  for (const [i, extras] of snap.nodeExtras) Object.assign(nodes[i]!, extras);
   const l = snap.link;
   const links: GraphLink[] = new Array(snap.linkCount);
   for (let j = 0; j < snap.linkCount; j++) {
@@ -360,10 +439,10 @@ export function snapshotToDocument(snap: GraphSnapshot): GraphDocument {
     if (!Number.isNaN(l.confidenceScore[j])) link.confidence_score = l.confidenceScore[j]!;
     if (l.sourceFile[j] !== NONE) link.source_file = S[l.sourceFile[j]!]!;
     if (l.sourceLocation[j] !== NONE) link.source_location = S[l.sourceLocation[j]!]!;
-    const extras = snap.linkExtras.get(j);
-    if (extras) Object.assign(link, extras);
     links[j] = link;
   }
+  applyColumns(links as unknown as Record<string, unknown>[], snap.linkColumns, S);
+  for (const [j, extras] of snap.linkExtras) Object.assign(links[j]!, extras);
   return {
     directed: true,
     multigraph: true,

@@ -19,14 +19,14 @@ export const MIGRATIONS: readonly Migration[] = [
         path TEXT NOT NULL UNIQUE
       ) STRICT;
 
-      -- state: 0 live, 1 superseded, 2 forgotten. scope_key: 0 for global, else project_id, so one
+      -- state: 0 live, 1 superseded, 2 forgotten. scope_key: 0 for global memory, else project_id (the
+      -- scope is derived from it; project_id is where a memory was stored, global ones included), so one
       -- partial index serves "recent memory for this project" and "recent global memory". digest: 48 bits
       -- of the body's SHA-256, to answer a repeated remember with the memory already stored.
       CREATE TABLE memories (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         body TEXT NOT NULL,
         source TEXT NOT NULL,
-        scope TEXT NOT NULL CHECK (scope IN ('global', 'project')),
         project_id INTEGER NOT NULL REFERENCES projects(id),
         scope_key INTEGER NOT NULL,
         created INTEGER NOT NULL,
@@ -34,21 +34,22 @@ export const MIGRATIONS: readonly Migration[] = [
         superseded_by INTEGER REFERENCES memories(id),
         changed INTEGER NOT NULL,
         digest INTEGER NOT NULL,
-        CHECK ((scope = 'global') = (scope_key = 0))
+        CHECK (scope_key = 0 OR scope_key = project_id)
       ) STRICT;
       CREATE INDEX memories_live ON memories(scope_key, id) WHERE state = 0;
       CREATE INDEX memories_digest ON memories(scope_key, digest) WHERE state = 0;
       CREATE INDEX memories_superseded_by ON memories(superseded_by) WHERE superseded_by IS NOT NULL;
 
-      -- Contentless index of live memories only: a row is deleted when its memory is superseded or
-      -- forgotten and re-added on restore. Its rowid is the NEGATED memory id, so FTS5's cheap
+      -- Contentless index of live memories only: a row is deleted (FTS5 'delete' command with the same
+      -- text, rebuilt from the immutable memory row) when its memory is superseded or forgotten, and
+      -- re-added on restore. Its rowid is the NEGATED memory id, so FTS5's cheap
       -- ascending rowid order is newest-first. One column: body, source, and a scope token
       -- (zzsynscopeg for global, zzsynscopep<project id>) that applies the scope rule inside the index;
       -- results are re-checked against the memories table, so a body that spells a token leaks nothing.
       -- detail=none: recall ranks with its own statistics, not positions, which keeps the index small.
       CREATE VIRTUAL TABLE memories_fts USING fts5(
         text,
-        content = '', contentless_delete = 1, detail = none,
+        content = '', columnsize = 0, detail = none,
         tokenize = 'porter unicode61 remove_diacritics 2'
       );
     `,

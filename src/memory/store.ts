@@ -17,12 +17,10 @@ export type MemoryState = 'live' | 'superseded' | 'forgotten';
 export const MAX_BODY_BYTES = 256 * 1024;
 /** Largest source label stored (UTF-8 bytes); output shows at most SOURCE_ALLOWANCE of it. */
 export const MAX_SOURCE_BYTES = 4096;
-/** Recall considers at most this many of the most recent matches per query form (bounds p99). */
-export const CANDIDATE_WINDOW = 300;
-/** Per-term window when no memory holds every term. */
-export const TERM_WINDOW = 120;
+/** Per-term window (newest matches of one term) when too few memories hold every term; bounds p99. */
+export const TERM_WINDOW = 48;
 /** Document frequencies are counted exactly up to this many matches, then estimated from density. */
-export const DF_SAMPLE = 2000;
+export const DF_SAMPLE = 500;
 /** Recency half-life: a memory this many days old weighs 3/4 of a new one, and never below 1/2. */
 export const RECENCY_HALF_LIFE_DAYS = 30;
 export const DEFAULT_RECALL_LIMIT = 8;
@@ -116,7 +114,7 @@ export interface StoreOptions {
   busyTimeoutMs?: number;
 }
 
-const SELECT_ROW = `SELECT m.id, m.body, m.source, m.scope, p.path AS project, m.created, m.state, m.superseded_by,
+const SELECT_ROW = `SELECT m.id, m.body, m.source, CASE m.scope_key WHEN 0 THEN 'global' ELSE 'project' END AS scope, p.path AS project, m.created, m.state, m.superseded_by,
   m.changed, m.scope_key, m.project_id FROM memories m JOIN projects p ON p.id = m.project_id`;
 
 function digestOf(body: string): number {
@@ -185,12 +183,12 @@ export class MemoryStore {
       duplicate: db.prepare<[number, number, string], { id: number }>(
         'SELECT id FROM memories WHERE scope_key = ? AND digest = ? AND state = 0 AND body = ? LIMIT 1',
       ),
-      insert: db.prepare<[string, string, Scope, number, number, number, number, number]>(
-        `INSERT INTO memories (body, source, scope, project_id, scope_key, created, changed, digest, state)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+      insert: db.prepare<[string, string, number, number, number, number, number]>(
+        `INSERT INTO memories (body, source, project_id, scope_key, created, changed, digest, state)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 0)`,
       ),
       ftsInsert: db.prepare<[number, string]>('INSERT INTO memories_fts (rowid, text) VALUES (?, ?)'),
-      ftsDelete: db.prepare<[number]>('DELETE FROM memories_fts WHERE rowid = ?'),
+      ftsDelete: db.prepare<[number, string]>("INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', ?, ?)"),
       supersede: db.prepare<[number, number, number]>('UPDATE memories SET state = 1, superseded_by = ?, changed = ? WHERE id = ?'),
       setState: db.prepare<[number, number, number]>('UPDATE memories SET state = ?, changed = ? WHERE id = ?'),
       revive: db.prepare<[number, number]>('UPDATE memories SET state = 0, superseded_by = NULL, changed = ? WHERE id = ?'),
@@ -235,6 +233,12 @@ export class MemoryStore {
     return id;
   }
 
+  /** Removes a live memory from the full-text index (the exact text it was indexed with). */
+  private unindex(id: number): void {
+    const row = this.stmts.row.get(id)!;
+    this.stmts.ftsDelete.run(-id, indexedText(row.body, row.source, row.scope_key === 0 ? null : row.scope_key));
+  }
+
   /** A row visible from `project` under the scope rule and live, else null. */
   private visibleRow(id: number, project: string): Row | null {
     if (!Number.isSafeInteger(id) || id <= 0) return null;
@@ -277,11 +281,11 @@ export class MemoryStore {
             const dup = this.stmts.duplicate.get(scopeKey, digest, body);
             if (dup) return { id: dup.id, stored: false, superseded: [] };
           }
-          const id = Number(this.stmts.insert.run(body, source, input.scope, projectId, scopeKey, now, now, digest).lastInsertRowid);
+          const id = Number(this.stmts.insert.run(body, source, projectId, scopeKey, now, now, digest).lastInsertRowid);
           this.stmts.ftsInsert.run(-id, indexedText(body, source, scopeKey === 0 ? null : scopeKey));
           for (const old of supersedes) {
+            this.unindex(old);
             this.stmts.supersede.run(id, now, old);
-            this.stmts.ftsDelete.run(-old);
           }
           return { id, stored: true, superseded: supersedes };
         })
@@ -343,22 +347,22 @@ export class MemoryStore {
   /**
    * Relevance x recency without a full scan: candidates are the newest matches of the query (all
    * terms, then each term alone when that finds too few), scored by the summed IDF of the terms they
-   * hold and weighted by age. Every index read is bounded by a window, so cost does not grow with
+   * hold (a coordination-weighted BM25 without term frequency) and weighted by age. Every index read is bounded by a window, so cost does not grow with
    * the store; document frequencies are cached and re-counted as the store changes.
    */
   private search(terms: string[], projectId: number | null, limit: number): number[] {
     const idf = new Map(terms.map((t) => [t, this.idf(t)]));
     const scored = new Map<number, number>();
-    if (terms.length > 1) {
-      const all = [...idf.values()].reduce((a, b) => a + b, 0);
-      for (const m of this.matchIds(matchExpression(terms, 'AND', projectId), CANDIDATE_WINDOW)) scored.set(m, all);
-    }
-    if (scored.size < limit) {
+    // Memories holding every term share one score, so recency alone orders them: the newest
+    // `limit` are all that can win, and the index streams them newest first.
+    const all = [...idf.values()].reduce((a, b) => a + b, 0);
+    for (const m of this.matchIds(matchExpression(terms, 'AND', projectId), limit)) scored.set(m, all);
+    if (scored.size < limit && terms.length > 1) {
       const full = new Set(scored.keys());
       const byRarity = [...terms].sort((a, b) => idf.get(b)! - idf.get(a)!);
       for (const t of byRarity) {
         const w = idf.get(t)!;
-        for (const m of this.matchIds(matchExpression([t], 'OR', projectId), terms.length === 1 ? CANDIDATE_WINDOW : TERM_WINDOW)) {
+        for (const m of this.matchIds(matchExpression([t], 'OR', projectId), Math.max(TERM_WINDOW, limit * 4))) {
           if (!full.has(m)) scored.set(m, (scored.get(m) ?? 0) + w);
         }
       }
@@ -515,8 +519,8 @@ export class MemoryStore {
           const row = this.stmts.row.get(id);
           if (!row) throw new NotFoundError(`Cannot forget memory ${id}: no memory has that id`);
           if (row.state === 0) {
+            this.unindex(id);
             this.stmts.setState.run(2, this.clock(), id);
-            this.stmts.ftsDelete.run(-id);
           }
           return toRecord(this.stmts.row.get(id)!);
         })
@@ -573,7 +577,7 @@ export class MemoryStore {
               continue;
             }
             const scopeKey = r.scope === 'global' ? 0 : projectId;
-            const id = Number(this.stmts.insert.run(r.body, r.source, r.scope, projectId, scopeKey, r.created, r.changed ?? r.created, digestOf(r.body)).lastInsertRowid);
+            const id = Number(this.stmts.insert.run(r.body, r.source, projectId, scopeKey, r.created, r.changed ?? r.created, digestOf(r.body)).lastInsertRowid);
             idMap.set(r.id, id);
             const state = STATES.indexOf(r.state);
             if (state > 0) this.stmts.setState.run(state, r.changed ?? r.created, id);

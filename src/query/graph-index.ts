@@ -29,9 +29,7 @@ export class GraphIndex {
   readonly byFile = new Map<string, NodeId[]>();
   /** Lower-cased labels by id, for substring search. */
   readonly lowerLabels: string[];
-  /** Label stem token -> node ids (postings), and path stem token -> node ids. */
-  readonly labelPostings = new Map<string, NodeId[]>();
-  readonly pathPostings = new Map<string, NodeId[]>();
+  private postings: { label: Map<string, NodeId[]>; path: Map<string, NodeId[]> } | undefined;
   /** Count of nodes sharing each exact label, to mark duplicates. */
   readonly labelCount = new Map<string, number>();
   /** Community id -> members. */
@@ -97,28 +95,64 @@ export class GraphIndex {
         this.community[v] = node.community;
         push(this.communities, node.community, v);
       }
+    }
+    this.sortedLabels = [...labelSet].sort();
+  }
+
+  /**
+   * Label stem token -> node ids, and path stem token -> node ids (query_graph ranking). Built on
+   * first use (or by `warm()`), so a server answers its first lookup without paying for them.
+   */
+  get labelPostings(): Map<string, NodeId[]> {
+    return (this.postings ??= this.buildPostings()).label;
+  }
+
+  get pathPostings(): Map<string, NodeId[]> {
+    return (this.postings ??= this.buildPostings()).path;
+  }
+
+  /** Build the lazy indexes now. */
+  warm(): void {
+    this.postings ??= this.buildPostings();
+  }
+
+  private buildPostings(): { label: Map<string, NodeId[]>; path: Map<string, NodeId[]> } {
+    const label = new Map<string, NodeId[]>();
+    const path = new Map<string, NodeId[]>();
+    const fileTokens = new Map<string, string[]>();
+    const stems = new Map<string, string>();
+    const stemOf = (w: string) => {
+      let s = stems.get(w);
+      if (s === undefined) {
+        s = stem(w);
+        stems.set(w, s);
+      }
+      return s;
+    };
+    for (let v = 0; v < this.n; v++) {
+      const node = this.g.nodes[v]!;
+      const bare = bareName(this.label(v)) || this.label(v);
       const seen = new Set<string>();
-      for (const w of splitWords(bareName(label) || label)) {
-        const s = stem(w);
+      for (const w of splitWords(bare)) {
+        const s = stemOf(w);
         if (!seen.has(s)) {
           seen.add(s);
-          push(this.labelPostings, s, v);
+          push(label, s, v);
         }
       }
-      const full = bareName(label).toLowerCase();
-      if (full && !seen.has(full)) push(this.labelPostings, full, v);
-      if (node.source_file) {
-        const pseen = new Set<string>();
-        for (const w of splitWords(node.source_file.replace(/\.[A-Za-z0-9]+$/, ''))) {
-          const s = stem(w);
-          if (s.length >= 2 && !pseen.has(s)) {
-            pseen.add(s);
-            push(this.pathPostings, s, v);
-          }
+      const full = bare.toLowerCase();
+      if (full && !seen.has(full)) push(label, full, v);
+      const file = node.source_file;
+      if (file) {
+        let toks = fileTokens.get(file);
+        if (!toks) {
+          toks = [...new Set(splitWords(file.replace(/\.[A-Za-z0-9]+$/, '')).map(stemOf).filter((t) => t.length >= 2))];
+          fileTokens.set(file, toks);
         }
+        for (const t of toks) push(path, t, v);
       }
     }
-    this.sortedLabels = [...labelSet].sort((a, b) => a.localeCompare(b));
+    return { label, path };
   }
 
   node(v: NodeId): GraphNode {

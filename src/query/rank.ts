@@ -156,7 +156,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     const cur = best.get(v)!;
     if (priority < cur.score) continue; // stale entry
     done[v] = 1;
-    selected.push({ node: v, score: round(cur.score), depth, matched: base.has(v) });
+    selected.push({ node: v, score: cur.score, depth, matched: base.has(v) });
     let scanned = 0;
     const relax = (u: NodeId, weight: number) => {
       if (done[u] || !allowed(u)) return;
@@ -178,6 +178,9 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
       relax(ix.g.src[e]!, relWeight(ix.relName(e)) * 0.9);
     }
   }
+  // Scores are relative: the best node reads 1.
+  const maxScore = selected.reduce((m, r) => Math.max(m, r.score), 0) || 1;
+  for (const r of selected) r.score = round(r.score / maxScore);
   selected.sort((a, b) => b.score - a.score || a.depth - b.depth || a.node - b.node);
 
   const inSet = new Map<NodeId, number>();

@@ -15,6 +15,7 @@ export {
 } from './store.ts';
 export { parseScopeFile, scopeFileTemplate, SCOPE_FILE_NAMES, type ScopeFile, type EnvEntry } from './scope-file.ts';
 export { TrustStore, contentHash, type TrustRecord } from './trust.ts';
+export { initScope, trustScope, denyScope, variablesIn } from './scope-actions.ts';
 export {
   resolveFolder,
   scopeFilesFor,

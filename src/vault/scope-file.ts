@@ -23,6 +23,9 @@ const ENV_VAR_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const KEYS = ['env', 'scope'];
 
 /**
+ * Error messages quote names (already validated) but never other text of the file: a value pasted
+ * into a scope file by mistake must not travel on into vaultstatus or logs.
+ *
  * Parses the YAML subset a scope file may use, strictly, naming the line of any error:
  *
  * ```yaml
@@ -51,10 +54,10 @@ export function parseScopeFile(text: string, file: string): ScopeFile {
     try {
       ref = parseRef(refText);
     } catch {
-      return fail(line, `"${refText}" is not a secret name (use NAME or vault.NAME)`);
+      return fail(line, 'not a secret name (write NAME or vault.NAME; values belong in the vault, never in this file)');
     }
     const v = variable ?? ref.name;
-    if (!ENV_VAR_RE.test(v)) fail(line, `"${v}" is not an environment variable name`);
+    if (!ENV_VAR_RE.test(v)) fail(line, 'not an environment variable name (letters, digits and _, not starting with a digit)');
     const first = seenVars.get(v);
     if (first !== undefined) fail(line, `"${v}" is already named on line ${first}`);
     seenVars.set(v, line);
@@ -74,7 +77,7 @@ export function parseScopeFile(text: string, file: string): ScopeFile {
     if (indent === 0) {
       inEnv = 'none';
       const m = /^([A-Za-z_][A-Za-z0-9_-]*)\s*:(?:\s+(.*))?$/.exec(content);
-      if (!m) fail(n, `expected "key: value" at the top level, found "${content}"`);
+      if (!m) fail(n, 'expected "key: value" at the top level');
       const key = m![1]!;
       const value = m![2] ?? '';
       if (!KEYS.includes(key)) fail(n, `unknown key "${key}" (a scope file has env and scope)`);
@@ -82,7 +85,7 @@ export function parseScopeFile(text: string, file: string): ScopeFile {
       seenKeys.add(key);
       if (key === 'scope') {
         const label = scalar(value, n, fail);
-        if (!/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/.test(label)) fail(n, `scope label "${label}" must be 1-64 letters, digits, spaces, ".", "_" or "-"`);
+        if (!/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/.test(label)) fail(n, 'the scope label must be 1-64 letters, digits, spaces, ".", "_" or "-"');
         result.scope = label;
       } else if (value === '') {
         inEnv = 'open';
@@ -113,9 +116,9 @@ export function parseScopeFile(text: string, file: string): ScopeFile {
       if (inEnv === 'list') fail(n, 'cannot mix "VARIABLE: vault.NAME" entries with "- NAME" items');
       inEnv = 'map';
       const m = /^([^:\s]+)\s*:\s*(.*)$/.exec(content);
-      if (!m) fail(n, `expected "VARIABLE: vault.NAME", found "${content}"`);
+      if (!m) fail(n, 'expected "VARIABLE: vault.NAME"');
       const variable = unquote(m![1]!, n, fail);
-      if (!ENV_VAR_RE.test(variable)) fail(n, `"${variable}" is not an environment variable name`);
+      if (!ENV_VAR_RE.test(variable)) fail(n, 'not an environment variable name (letters, digits and _, not starting with a digit)');
       if (m![2] === '') fail(n, `"${variable}" names no secret (write "${variable}: vault.NAME")`);
       addEntry(variable, scalar(m![2]!, n, fail), n);
     }
@@ -156,7 +159,7 @@ function unquote(text: string, n: number, fail: Fail): string {
 function scalar(text: string, n: number, fail: Fail): string {
   const t = unquote(text, n, fail);
   if (t === '') fail(n, 'empty value');
-  if (t === text.trim() && /^[&*!|>%@`{[]/.test(t)) fail(n, `"${t}" uses YAML syntax a scope file does not accept`);
+  if (t === text.trim() && /^[&*!|>%@`{[]/.test(t)) fail(n, 'uses YAML syntax a scope file does not accept (anchors, tags, block scalars, flow mappings)');
   return t;
 }
 

@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { buildCsr, bfs, reverseReach, weakComponents, pagerank, degree, modularity, louvain } from '../../bench/baseline-csr.ts';
 import { rmat, plantedByDegree } from '../../bench/gen.ts';
+import { graphFixturesDir } from '../runtimes/helpers.ts';
 
-const FIXTURES = fileURLToPath(new URL('../../../shared/graph-fixtures/', import.meta.url));
+const FIXTURES = graphFixturesDir() + '/';
 
 interface Fixture {
   name: string;

@@ -116,7 +116,10 @@ test('node ids out of range throw NodeRangeError (API) and return E_NODE_RANGE (
   assert.throws(() => g.shortestPath(0, -1), NodeRangeError);
   assert.throws(() => g.reverseReach([0, 7], { k: 1 }), NodeRangeError);
   assert.throws(() => g.pagerank({ personalization: [9] }), NodeRangeError);
-  assert.throws(() => core.graph({ n: 2, src: [0, 1], dst: [1, 2] }), (e: unknown) => e instanceof NodeRangeError && /edge 1/.test(e.message));
+  assert.throws(() => core.graph({ n: 2, src: [0, 1], dst: [1, 2] }), (e: unknown) => e instanceof NodeRangeError && /dst\[1\]/.test(e.message));
+  assert.throws(() => core.graph({ n: 2, src: Uint32Array.of(0, 5), dst: Uint32Array.of(1, 1) }), (e: unknown) => e instanceof NodeRangeError && e.node === 5 && /src\[1\]/.test(e.message));
+  assert.throws(() => core.graph({ n: 2, src: [0.5], dst: [1] }), NodeRangeError);
+  assert.throws(() => core.graph({ n: 2, src: [-1], dst: [1] }), NodeRangeError);
   const x = core.exports;
   const buf = x.syn_alloc(16);
   new Uint32Array(x.memory.buffer, buf, 1)[0] = 3;

@@ -1,7 +1,7 @@
 // Property tests: every kernel of src/core against the obviously-correct references in
 // test/reference/graph.ts, on random graphs (n <= 50) with self-loops, parallel edges, isolated
 // nodes, relation masks and all three directions.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Core, type CoreGraph } from '../../src/core/index.ts';
@@ -15,6 +15,7 @@ let propertiesRun = 0;
 before(async () => {
   core = await Core.load({ debug: true }); // asserts on: memory misuse traps instead of passing
 });
+after(() => console.error(`# fast-check properties run: ${propertiesRun} x 150 cases`));
 
 /** Random graph: 1..50 nodes, relations 0..3, plus forced self-loops and parallel copies. */
 function arbGraph(opts: { weighted?: boolean; maxNodes?: number } = {}): fc.Arbitrary<EdgeList> {
@@ -209,5 +210,15 @@ test('bfs() on larger random graphs (bottom-up steps) equals a plain queue BFS',
     }
     g.free();
   }
-  console.error(`# property tests run: ${propertiesRun} x 150 cases`);
+});
+
+test('pagerank() personalization as a weight vector equals the same seeds as a list', () => {
+  check(fc.tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 4 })), (g, e, [raw]) => {
+    const seeds = raw.map((s) => s % e.n);
+    const w = new Float64Array(e.n);
+    for (const s of seeds) w[s] = 3; // any equal positive weight: normalized by the shell
+    const a = g.pagerank({ personalization: seeds });
+    const b = g.pagerank({ personalization: w });
+    for (let v = 0; v < e.n; v++) assert.ok(Math.abs(a[v]! - b[v]!) <= 1e-15, `v ${v}`);
+  });
 });

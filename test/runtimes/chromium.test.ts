@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { WASM, RUNTIMES_DIR, graphFixturesDir, type CheckSummary } from './helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -46,13 +46,16 @@ function serve(): Promise<Server> {
 test('headless Chromium runs the fixtures (BFS, PageRank, components) from wasm served over http', { skip: !existsSync(CHROMIUM) && `${CHROMIUM} is not installed (apt-get install chromium)` }, async () => {
   const server = await serve();
   const profile = await mkdtemp(join(tmpdir(), 'synaptic-chromium-'));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`],
-  });
+  let context: BrowserContext | undefined;
   try {
-    const page = await browser.newPage();
+    // A fresh profile directory per run (playwright wants it as launchPersistentContext's argument).
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      timeout: 30_000,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -72,7 +75,7 @@ test('headless Chromium runs the fixtures (BFS, PageRank, components) from wasm 
     assert.equal(s.fixtures, 11);
     assert.ok(s.checks > 50, `only ${s.checks} checks ran`);
   } finally {
-    await browser.close();
+    await context?.close();
     await new Promise((r) => server.close(r));
     await rm(profile, { recursive: true, force: true });
   }

@@ -80,7 +80,7 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean)
       ...(args.maxFileSize !== undefined ? { maxFileSize: args.maxFileSize } : {}),
       ...(args.workers !== undefined ? { workers: args.workers } : {}),
       onProgress: ({ done, total }) => progress.update(done, total),
-      core: await loadCommunityCore(),
+      onPhase: (phase) => progress.phase(phase),
     });
   } finally {
     progress.finish();
@@ -94,9 +94,4 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean)
     );
   }
   return 0;
-}
-
-/** The WASM core when it is built and has a Leiden kernel; null otherwise (communities fall back to TS). */
-async function loadCommunityCore(): Promise<import('../../graph/communities.ts').CommunityCore | null> {
-  return null;
 }

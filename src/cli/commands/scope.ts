@@ -1,19 +1,8 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError, type Command } from '../command.ts';
-import {
-  canonicalFolder,
-  contentHash,
-  formatRef,
-  parseRef,
-  parseScopeFile,
-  resolveFolder,
-  SCOPE_FILE_NAMES,
-  scopeFileTemplate,
-  TrustStore,
-  type VaultStatus,
-} from '../../vault/index.ts';
+import { canonicalFolder, denyScope, initScope, resolveFolder, SCOPE_FILE_NAMES, trustScope, type VaultStatus } from '../../vault/index.ts';
 
 const USAGE = `Usage: synaptic scope <init|trust|deny|status> [DIR] ...
 
@@ -67,24 +56,6 @@ function printStatus(s: VaultStatus): void {
   process.stdout.write(out.join('\n') + '\n');
 }
 
-/** Maps NAME arguments (variable or vault.NAME) to the variables of a parsed scope file. */
-function variablesOf(names: string[], file: string, text: string): string[] {
-  const parsed = parseScopeFile(text, file);
-  return names.map((n) => {
-    const byVar = parsed.env.find((e) => e.variable === n);
-    if (byVar) return byVar.variable;
-    let ref: string | null = null;
-    try {
-      ref = formatRef(parseRef(n));
-    } catch {
-      // Not a ref either: reported below.
-    }
-    const byRef = parsed.env.find((e) => formatRef(e.ref) === ref);
-    if (byRef) return byRef.variable;
-    throw new Error(`Cannot find "${n}" in ${file}: it names ${parsed.env.map((e) => e.variable).join(', ') || 'nothing'}`);
-  });
-}
-
 export const scopeCommand: Command = {
   name: 'scope',
   summary: 'create, trust, deny and inspect folder scope files for the vault',
@@ -102,19 +73,10 @@ export const scopeCommand: Command = {
       },
     });
     if (positionals.length > 1) throw new UsageError(`${sub} takes at most one DIR`);
-    const trust = new TrustStore();
-    const now = Math.floor(Date.now() / 1000);
     switch (sub) {
       case 'init': {
         const dir = canonicalFolder(positionals[0] ?? '.');
-        const existing = SCOPE_FILE_NAMES.map((n) => join(dir, n)).find((p) => existsSync(p));
-        if (existing) throw new Error(`Cannot create a scope file in ${dir}: ${existing} already exists`);
-        const refs = (values.env ?? []).map((n) => {
-          const r = parseRef(n);
-          return n.includes('.') ? formatRef(r) : r.name;
-        });
-        const file = join(dir, SCOPE_FILE_NAMES[0]);
-        writeFileSync(file, scopeFileTemplate(refs), { flag: 'wx', mode: 0o644 });
+        const file = initScope(dir, values.env ?? []);
         process.stdout.write(`Created ${file}\nName the secrets under env:, then run \`synaptic scope trust${positionals[0] ? ' ' + dir : ''}\`\n`);
         return 0;
       }
@@ -122,19 +84,8 @@ export const scopeCommand: Command = {
         const { dir, files } = filesAt(positionals[0]);
         needFiles(dir, files);
         for (const file of files) {
-          const bytes = readFileSync(file);
-          const parsed = parseScopeFile(bytes.toString('utf8'), file); // a broken file cannot be trusted
-          const allow = values.allow ? variablesOf(values.allow, file, bytes.toString('utf8')) : [];
-          const hash = contentHash(bytes);
-          const rec = trust.update(file, (old) => ({
-            hash,
-            trusted: true,
-            denyAll: false,
-            denied: (old?.denied ?? []).filter((v) => !allow.includes(v)),
-            at: now,
-          }));
-          const granted = parsed.env.map((e) => e.variable).filter((v) => !rec.denied.includes(v));
-          process.stdout.write(`Trusted ${file}: ${granted.length ? granted.join(', ') : 'it names no secret yet'}` + (rec.denied.length ? ` (denied: ${rec.denied.join(', ')})` : '') + '\n');
+          const { record, granted } = trustScope(file, values.allow ?? []);
+          process.stdout.write(`Trusted ${file}: ${granted.length ? granted.join(', ') : 'it names no secret yet'}` + (record.denied.length ? ` (denied: ${record.denied.join(', ')})` : '') + '\n');
         }
         return 0;
       }
@@ -142,20 +93,10 @@ export const scopeCommand: Command = {
         const { dir, files } = filesAt(positionals[0]);
         needFiles(dir, files);
         for (const file of files) {
-          const bytes = readFileSync(file);
-          const hash = contentHash(bytes);
           if (values.name?.length) {
-            const vars = variablesOf(values.name, file, bytes.toString('utf8'));
-            trust.update(file, (old) => ({
-              hash: old?.hash ?? hash,
-              trusted: old?.trusted ?? false,
-              denyAll: old?.denyAll ?? false,
-              denied: [...new Set([...(old?.denied ?? []), ...vars])].sort(),
-              at: now,
-            }));
-            process.stdout.write(`Denied ${vars.join(', ')} in ${file}\n`);
+            process.stdout.write(`Denied ${denyScope(file, values.name).join(', ')} in ${file}\n`);
           } else {
-            trust.update(file, (old) => ({ hash, trusted: false, denyAll: true, denied: old?.denied ?? [], at: now }));
+            denyScope(file);
             process.stdout.write(`Denied ${file}: no secret it names resolves until it is trusted again\n`);
           }
         }

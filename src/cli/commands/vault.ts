@@ -36,9 +36,10 @@ async function readStdin(): Promise<Buffer> {
 /** Reads a line from the terminal without echoing it. */
 function promptHidden(prompt: string): Promise<Buffer> {
   const stdin = process.stdin;
-  process.stderr.write(prompt);
+  // Echo goes off before the prompt shows, so nothing typed in answer to it is ever echoed.
   stdin.setRawMode(true);
   stdin.resume();
+  process.stderr.write(prompt);
   return new Promise((resolve, reject) => {
     const bytes: number[] = [];
     const done = (err: Error | null): void => {

@@ -287,15 +287,20 @@ function readDeclarator(node: Node, scope: number, sink: Sink): void {
       }
     }
   }
-  if (name.type !== 'identifier') return;
-  const b: { scope: number; name: string; type?: NamePath; value?: ReturnType<typeof expr> } = { scope, name: name.text };
+  if (name.type !== 'identifier') {
+    // Destructured names shadow outer definitions; their types are unknown.
+    for (const id of name.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])) if (id) sink.bindings.push({ scope, name: id.text });
+    return;
+  }
+  const b: { scope: number; name: string; type?: NamePath; value?: ReturnType<typeof expr>; exported?: boolean } = { scope, name: name.text };
+  if (scope < 0 && node.parent?.parent?.type === 'export_statement') b.exported = true;
   const tp = type ? typePath(type) : undefined;
   if (tp) b.type = tp;
   if (value) {
     const e = expr(value, 0);
     if (e.k !== 'unk') b.value = e;
   }
-  if (b.type || b.value) sink.bindings.push(b);
+  sink.bindings.push(b);
 }
 
 function readParam(node: Node, scope: number, sink: Sink, defs: DefInfo[]): void {
@@ -307,14 +312,21 @@ function readParam(node: Node, scope: number, sink: Sink, defs: DefInfo[]): void
   } else if (node.type === 'assignment_pattern') {
     pat = node.childForFieldName('left');
   } else pat = node;
-  if (!pat || pat.type !== 'identifier') return;
+  if (!pat) return;
+  if (pat.type !== 'identifier') {
+    for (const id of pat.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])) if (id) sink.bindings.push({ scope, name: id.text, param: true });
+    return;
+  }
   const tp = type ? typePath(type) : undefined;
-  if (!tp) return;
-  sink.bindings.push({ scope, name: pat.text, type: tp });
+  if (!tp) {
+    sink.bindings.push({ scope, name: pat.text, param: true });
+    return;
+  }
+  sink.bindings.push({ scope, name: pat.text, type: tp, param: true });
   // Constructor parameter properties: `constructor(private db: Db)` declares field `db`.
   if (scope >= 0 && defs[scope]!.kind === 'constructor' && node.children.some((c) => c && (c.type === 'accessibility_modifier' || c.type === 'readonly' || c.type === 'override_modifier'))) {
     const cls = enclosingType(defs, scope);
-    if (cls >= 0) sink.bindings.push({ scope: cls, name: pat.text, type: tp, field: true });
+    if (cls >= 0) sink.bindings.push({ scope: cls, name: pat.text, type: tp, field: true, at: scope });
   }
 }
 
@@ -326,7 +338,7 @@ function readField(node: Node, scope: number, sink: Sink, defs: DefInfo[]): void
     const cls = enclosingType(defs, scope);
     if (!prop || !right || cls < 0) return;
     const e = expr(right, 0);
-    if (e.k !== 'unk') sink.bindings.push({ scope: cls, name: prop.text, value: e, field: true });
+    if (e.k !== 'unk') sink.bindings.push({ scope: cls, name: prop.text, value: e, field: true, at: scope });
     return;
   }
   const name = node.childForFieldName('name') ?? node.childForFieldName('property');

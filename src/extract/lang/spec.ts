@@ -14,6 +14,8 @@ export interface DefInfo {
   /** Index of the enclosing definition, -1 at top level. */
   parent: number;
   parentKind: NodeKind | null;
+  /** `@owner` capture: the receiver/impl type of a method declared outside its type. */
+  owner?: string;
 }
 
 export interface SignatureInfo {
@@ -64,7 +66,9 @@ export function firstCommentLine(text: string): string | undefined {
 
 /** The comment block right before a node (doc comment), skipping nothing but whitespace. */
 export function precedingComment(node: Node, commentTypes: readonly string[]): Node | null {
-  const prev = node.previousNamedSibling;
+  let prev = node.previousNamedSibling;
+  // Ruby puts a class's leading comment before the enclosing body node.
+  if (!prev && node.parent && node.parent.firstNamedChild?.id === node.id && node.parent.type === 'body_statement') prev = node.parent.previousNamedSibling;
   if (!prev || !commentTypes.includes(prev.type)) return null;
   if (node.startPosition.row - prev.endPosition.row > 1) return null;
   return prev;
@@ -72,7 +76,11 @@ export function precedingComment(node: Node, commentTypes: readonly string[]): N
 
 /** Raw declaration header: the text from the node start up to the body (single-spaced, capped). */
 export function headerText(node: Node, body: Node | null, source: string): string {
-  const end = body ? body.startIndex : node.endIndex;
+  let end = body ? body.startIndex : node.endIndex;
+  if (!body) {
+    const brace = source.indexOf('{', node.startIndex);
+    if (brace >= 0 && brace < end) end = brace;
+  }
   let raw = source.slice(node.startIndex, end).replace(/\s+/g, ' ').trim();
   if (raw.endsWith('{') || raw.endsWith(':')) raw = raw.slice(0, -1).trimEnd();
   return raw.length > 300 ? raw.slice(0, 300) + '…' : raw;

@@ -101,6 +101,8 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
     // Type references.
     for (const t of f.typeRefs) {
       const r = R.resolveType(fi, t.scope, t.name);
+      const from = t.scope >= 0 ? syms[t.scope]!.id : f.fileId;
+      if (r && (seen.has(`${from}\0${idOf(r[0], r[1])}\0extends`) || seen.has(`${from}\0${idOf(r[0], r[1])}\0implements`) || seen.has(`${from}\0${idOf(r[0], r[1])}\0inherits`))) continue;
       if (r) add(t.scope >= 0 ? syms[t.scope]!.id : f.fileId, idOf(r[0], r[1]), 'references', 'EXTRACTED', path, t.line);
     }
     // Calls.
@@ -110,7 +112,7 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
       const targets = resolveCall(R, fi, c);
       if (!targets) { unresolved++; continue; }
       for (const t of targets.ids) {
-        add(caller, t.id, t.rel, targets.conf, path, c.line, targets.conf === 'AMBIGUOUS' ? SCORE.AMBIGUOUS / targets.ids.length : undefined);
+        add(caller, t.id, t.rel, targets.conf, path, c.line, targets.conf === 'AMBIGUOUS' ? SCORE.AMBIGUOUS / targets.ids.length : targets.score);
         if (f.isTest && t.rel === 'calls' && !t.testTarget) add(caller, t.id, 'tests', targets.conf, path, c.line);
       }
     }
@@ -130,7 +132,7 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
   links.sort((a, b) => cmp(a.source, b.source) || cmp(a.target, b.target) || cmp(a.relation, b.relation));
   return { nodes, links, hazards, unresolvedCalls };
 
-  function resolveCall(r: Resolver, f: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence } | null {
+  function resolveCall(r: Resolver, f: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence; score?: number } | null {
     const target = (fi2: number, i: number, rel = 'calls') => ({ id: idOf(fi2, i), rel, testTarget: files[fi2]!.isTest });
     if (c.form === 'super') {
       const t = r.enclosingType(f, c.scope);
@@ -141,11 +143,19 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
     }
     const v: Resolved | null = r.typeOf(f, c.scope, c.callee);
     if (!v || v.v.t === 'ext' || v.v.t === 'mod' || v.v.t === 'pkg') return null;
-    if (v.v.t === 'inst') return null; // calling an instance (functor): unknown
+    if (v.v.t === 'inst') {
+      if (c.callee.k !== 'new') return null; // calling an instance (functor): unknown
+      const ctor = constructorOf(r, v.v.f, v.v.i); // Ruby `Foo.new`
+      return { ids: [ctor ? target(ctor[0], ctor[1]) : target(v.v.f, v.v.i, 'instantiates')], conf: 'EXTRACTED' };
+    }
     const conf: Confidence = v.inf ? 'INFERRED' : 'EXTRACTED';
+
     const vf = v.v.f;
     const vi = v.v.i;
-    if (r.isCallable(vf, vi)) return c.form === 'new' ? null : { ids: [target(vf, vi)], conf };
+    if (r.isCallable(vf, vi)) {
+      if (c.form === 'new') return r.sym(vf, vi).kind === 'constructor' ? { ids: [target(vf, vi)], conf } : null;
+      return { ids: [target(vf, vi)], conf, ...(v.guess ? { score: 0.5 } : {}) };
+    }
     if (r.isTypeLike(vf, vi)) {
       const ctor = constructorOf(r, vf, vi);
       return { ids: [ctor ? target(ctor[0], ctor[1]) : target(vf, vi, 'instantiates')], conf };

@@ -36,6 +36,7 @@ export class ModuleResolver {
       case 'python': r = this.resolvePython(from.path, spec); break;
       case 'c': case 'cpp': r = this.resolveInclude(from.path, spec); break;
       case 'ruby': r = this.resolveRuby(from.path, spec); break;
+      case 'rust': r = this.resolveRust(from.path, spec); break;
       default: r = this.resolveRelative(from.path, spec); break;
     }
     this.memo.set(key, r);
@@ -169,6 +170,32 @@ export class ModuleResolver {
     }
     const list = this.suffixIndex.get(normalizePath(spec));
     return list && list.length === 1 ? list[0]! : null;
+  }
+
+  /** `crate::a::b` (from the crate's src/), `super::x`, `self::x`; a path may end in an item. */
+  private resolveRust(from: string, spec: string): number | null {
+    const parts = spec.split('::').filter(Boolean);
+    const srcAt = from.lastIndexOf('src/');
+    const crateRoot = srcAt >= 0 ? from.slice(0, srcAt + 3) : dirOf(from);
+    const stem = from.replace(/\.rs$/, '');
+    const modDir = /(^|\/)(mod|lib|main)$/.test(stem) ? dirOf(from) : stem;
+    let dir: string;
+    if (parts[0] === 'crate') { dir = crateRoot; parts.shift(); }
+    else if (parts[0] === 'self') { dir = modDir; parts.shift(); }
+    else if (parts[0] === 'super') {
+      dir = modDir;
+      while (parts[0] === 'super') { dir = dirOf(dir); parts.shift(); }
+    } else dir = modDir;
+    for (let n = parts.length; n >= 0; n--) {
+      const base = normalizePath([dir, ...parts.slice(0, n)].join('/'));
+      if (n === 0) {
+        const root = this.byPath.get(`${base}/lib.rs`) ?? this.byPath.get(`${base}/main.rs`) ?? this.byPath.get(`${base}/mod.rs`) ?? this.byPath.get(`${base}.rs`);
+        return root ?? null;
+      }
+      const hit = this.byPath.get(`${base}.rs`) ?? this.byPath.get(`${base}/mod.rs`);
+      if (hit !== undefined) return hit;
+    }
+    return null;
   }
 
   private resolveRuby(from: string, spec: string): number | null {

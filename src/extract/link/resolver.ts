@@ -22,6 +22,8 @@ export interface Resolved {
   v: Value;
   /** True when types or receivers were involved (INFERRED rather than EXTRACTED). */
   inf: boolean;
+  /** True when a parameter's type was guessed from same-named annotated parameters. */
+  guess?: boolean;
 }
 
 const TYPE_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum']);
@@ -30,7 +32,7 @@ const CALLABLE: ReadonlySet<NodeKind> = new Set(['function', 'method', 'construc
 /** Languages where a bare name inside a method may be a member of the enclosing type. */
 const IMPLICIT_THIS: ReadonlySet<LanguageId> = new Set(['java', 'csharp', 'cpp', 'c', 'ruby']);
 /** Languages resolved through a global by-name index when scopes and imports do not decide. */
-const GLOBAL_NAMES: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'ruby', 'php']);
+const GLOBAL_NAMES: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'ruby', 'php', 'rust']);
 const MAX_DEPTH = 12;
 
 interface FileIndex {
@@ -60,10 +62,13 @@ export class Resolver {
   private readonly packages = new Map<string, Map<string, [number, number][]>>();
   /** name -> [file, symbol] for the global-name languages (top-level and type members' types). */
   private readonly globals = new Map<string, [number, number][]>();
+  /** `<scope>\0<owner type>\0<member>` -> method declared outside its type (Go, Rust, C++). */
+  private readonly owned = new Map<string, [number, number]>();
   private readonly exportMemo = new Map<string, Resolved | null>();
   private readonly bindingMemo = new Map<BindingFact, Resolved | null>();
   private readonly baseMemo = new Map<number, [number, number][]>();
   private depth = 0;
+  private paramGuesses: Map<string, [number, number] | null> | null = null;
 
   constructor(readonly files: readonly FileFacts[], readonly ctx: ProjectContext) {
     const byPath = new Map<string, number>();
@@ -107,6 +112,11 @@ export class Resolver {
         if (p === -1 || (p >= 0 && (f.symbols[p]!.kind === 'namespace' || f.symbols[p]!.kind === 'package'))) pushMap(m!, s.name, [fi, i]);
       });
     }
+    f.symbols.forEach((s, i) => {
+      if (!s.owner) return;
+      const key = `${this.ownerScope(f)}\0${s.owner}\0${s.name}`;
+      if (!this.owned.has(key)) this.owned.set(key, [fi, i]);
+    });
     if (GLOBAL_NAMES.has(f.language)) {
       f.symbols.forEach((s, i) => {
         const p = s.parent;
@@ -114,6 +124,10 @@ export class Resolver {
       });
     }
     return { facts: f, members, locals, fields, imports, exportsByName, reexports, pkgKey };
+  }
+
+  private ownerScope(f: FileFacts): string {
+    return f.language === 'go' ? `go:${dirOf(f.path)}` : f.language;
   }
 
   private packageKey(f: FileFacts): string | null {
@@ -144,6 +158,22 @@ export class Resolver {
     return -1;
   }
 
+  /** The type a method declared outside its type belongs to (Go receiver, Rust impl, C++ `T::m`). */
+  ownerType(f: number, scope: number): [number, number] | null {
+    const syms = this.files[f]!.symbols;
+    for (let s = scope; s >= 0; s = syms[s]!.parent) {
+      const o = syms[s]!.owner;
+      if (o) {
+        const pkg = this.idx[f]!.pkgKey;
+        const local = this.resolveType(f, -1, [o]);
+        if (local) return local;
+        const list = pkg ? this.packageMembers(pkg, o) : this.globalsNamed(o);
+        return list.length ? list[0]! : null;
+      }
+    }
+    return null;
+  }
+
   // ---------------------------------------------------------------- names
 
   /** Resolves a bare name as seen from `scope` in file `f`. */
@@ -166,10 +196,7 @@ export class Resolver {
       const typeScope = TYPE_LIKE.has(kind);
       if (!typeScope) {
         const b = fx.locals.get(s)?.get(name);
-        if (b) {
-          const r = this.bindingValue(f, b[b.length - 1]!);
-          if (r) return r;
-        }
+        if (b) return this.bindingValue(f, b[b.length - 1]!); // a local shadows outer names, typed or not
         const imp = fx.imports.get(s)?.get(name);
         if (imp) return this.importValue(f, imp);
         const child = fx.members.get(s)?.get(name);
@@ -178,7 +205,9 @@ export class Resolver {
         const m = this.member(f, s, name, false, new Set());
         if (m) return { v: m.v, inf: true };
       }
-      if (syms[s]!.name === name && (CONTAINER.has(kind) || CALLABLE.has(kind))) return { v: { t: 'sym', f, i: s }, inf: false };
+      const parent = syms[s]!.parent;
+      const member = parent >= 0 && TYPE_LIKE.has(syms[parent]!.kind);
+      if (!member && syms[s]!.name === name && (CONTAINER.has(kind) || CALLABLE.has(kind))) return { v: { t: 'sym', f, i: s }, inf: false };
     }
     const top = fx.members.get(-1)?.get(name);
     if (top !== undefined) return { v: { t: 'sym', f, i: top }, inf: false };
@@ -193,6 +222,27 @@ export class Resolver {
       const list = this.packageMembers(fx.pkgKey, name);
       if (list.length) return { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: false };
     }
+    if (lang === 'java' || lang === 'csharp') {
+      // `import a.b.*;` / `using A.B;`: every type of that package/namespace is in scope.
+      const prefix = lang === 'csharp' ? 'cs' : 'java';
+      for (const re of fx.reexports) {
+        if (re.imported !== '*') continue;
+        const list = this.packageMembers(`${prefix}:${re.module}`, name);
+        if (list.length) return { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: false };
+      }
+    }
+    if (lang === 'python') {
+      for (const re of fx.reexports) {
+        if (re.imported !== '*' || re.local !== '') continue;
+        const t = this.modules.resolve(f, re.module);
+        const r = t === null ? null : this.resolveExport(t, name, 0);
+        if (r) return r;
+      }
+    }
+    if (GLOBAL_NAMES.has(lang)) {
+      const list = this.globalsNamed(name);
+      if (list.length === 1) return { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: true };
+    }
     return null;
   }
 
@@ -202,15 +252,55 @@ export class Resolver {
     this.bindingMemo.set(b, null); // cycle guard
     let r: Resolved | null = null;
     if (b.type) {
-      const t = this.resolveType(f, b.scope, b.type);
+      const t = this.resolveType(f, b.at ?? b.scope, b.type);
       if (t) r = { v: { t: 'inst', f: t[0], i: t[1] }, inf: true };
     }
     if (!r && b.value) {
-      const v = this.typeOf(f, b.scope, b.value);
+      const v = this.typeOf(f, b.at ?? b.scope, b.value);
       if (v) r = { v: v.v, inf: v.inf || b.value.k !== 'id' };
+    }
+    if (!r && b.param && !b.type) {
+      const g = this.guessParamType(b.name);
+      if (g) r = { v: { t: 'inst', f: g[0], i: g[1] }, inf: true, guess: true };
     }
     this.bindingMemo.set(b, r);
     return r;
+  }
+
+  /**
+   * The type most untyped parameters named `name` probably have: the type that same-named annotated
+   * parameters across the repo use, when one type holds >= 80% of at least 3 annotations
+   * (`(c) => c.json()` where handlers elsewhere say `(c: Context)`).
+   */
+  guessParamType(name: string): [number, number] | null {
+    if (!this.paramGuesses) {
+      const counts = new Map<string, Map<number, number>>();
+      const where = new Map<number, [number, number]>();
+      this.files.forEach((file, fi) => {
+        for (const b of file.bindings) {
+          if (!b.param || !b.type) continue;
+          const t = this.resolveType(fi, b.scope, b.type);
+          if (!t) continue;
+          const key = t[0] * 1048576 + t[1];
+          where.set(key, t);
+          let m = counts.get(b.name);
+          if (!m) counts.set(b.name, (m = new Map()));
+          m.set(key, (m.get(key) ?? 0) + 1);
+        }
+      });
+      this.paramGuesses = new Map();
+      for (const [n, m] of counts) {
+        let total = 0;
+        let best = -1;
+        let bestCount = 0;
+        for (const [k, c] of m) {
+          total += c;
+          if (c > bestCount || (c === bestCount && k < best)) { best = k; bestCount = c; }
+        }
+        this.paramGuesses.set(n, bestCount >= 3 && bestCount >= 0.8 * total ? where.get(best)! : null);
+      }
+    }
+    return this.paramGuesses.get(name) ?? null;
   }
 
   /** A type name path -> type (or alias) symbol. */
@@ -308,6 +398,11 @@ export class Resolver {
       const b = fx.locals.get(-1)?.get(name);
       if (b) return this.bindingValue(f, b[b.length - 1]!);
     }
+    if ((lang === 'typescript' || lang === 'tsx' || lang === 'javascript') && top === undefined) {
+      // `export const x = new Foo()`: an exported module-level binding.
+      const b = fx.locals.get(-1)?.get(name);
+      if (b && b[b.length - 1]!.exported) return this.bindingValue(f, b[b.length - 1]!);
+    }
     if ((lang === 'typescript' || lang === 'tsx' || lang === 'javascript') && top !== undefined && fx.exportsByName.size === 0 && !syms.some((s) => s.exported)) {
       // A script without ES exports (CommonJS / ambient declarations): its top level is the module.
       return { v: { t: 'sym', f, i: top }, inf: true };
@@ -344,6 +439,8 @@ export class Resolver {
     const fx = this.idx[f]!;
     const child = fx.members.get(i)?.get(name);
     if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: seen.size > 1 };
+    const owned = this.owned.get(`${this.ownerScope(fx.facts)}\0${this.sym(f, i).name}\0${name}`);
+    if (owned) return { v: { t: 'sym', f: owned[0], i: owned[1] }, inf: seen.size > 1 };
     const fields = fx.fields.get(i)?.get(name);
     if (fields && instance) {
       for (const b of fields) {
@@ -396,7 +493,7 @@ export class Resolver {
       const s = this.sym(cur[0], cur[1]);
       if (s.kind !== 'type_alias') return cur;
       const b = s.bases?.[0];
-      if (!b) return null;
+      if (!b) return cur; // `type A = { ... }`: the alias holds the members itself
       const t = this.resolveType(cur[0], s.parent, b.name);
       if (!t) return null;
       cur = t;
@@ -421,14 +518,19 @@ export class Resolver {
         return this.resolveName(f, scope, e.n);
       case 'this': {
         const t = this.enclosingType(f, scope);
-        if (t < 0) return null;
+        if (t < 0) {
+          const o = this.ownerType(f, scope);
+          if (!o) return null;
+          return { v: { t: scope >= 0 && this.sym(f, scope).isStatic ? 'sym' : 'inst', f: o[0], i: o[1] }, inf: true };
+        }
         const inStatic = scope >= 0 && this.sym(f, scope).isStatic;
         return { v: { t: inStatic ? 'sym' : 'inst', f, i: t }, inf: true };
       }
       case 'super': {
-        const t = this.enclosingType(f, scope);
-        if (t < 0) return null;
-        const b = this.bases(f, t)[0];
+        const et = this.enclosingType(f, scope);
+        const owner = et >= 0 ? [f, et] as [number, number] : this.ownerType(f, scope);
+        if (!owner) return null;
+        const b = this.bases(owner[0], owner[1])[0];
         return b ? { v: { t: 'inst', f: b[0], i: b[1] }, inf: true } : null;
       }
       case 'mem': {
@@ -443,7 +545,11 @@ export class Resolver {
         if (!c || c.v.t !== 'sym') return c && c.v.t === 'ext' ? c : null;
         const s = this.sym(c.v.f, c.v.i);
         if (TYPE_LIKE.has(s.kind)) return { v: { t: 'inst', f: c.v.f, i: c.v.i }, inf: true }; // Python/Ruby-style construction
-        if (!s.returns) return null;
+        if (!s.returns) {
+          if (!s.returnExpr) return null;
+          const rv = this.typeOf(c.v.f, c.v.i, s.returnExpr);
+          return rv && rv.v.t !== 'sym' ? { v: rv.v, inf: true } : rv && rv.v.t === 'sym' && this.isCallable(rv.v.f, rv.v.i) ? { v: rv.v, inf: true } : null;
+        }
         const t = this.resolveType(c.v.f, c.v.i, s.returns);
         return t ? { v: { t: 'inst', f: t[0], i: t[1] }, inf: true } : null;
       }

@@ -27,11 +27,14 @@ export function lineOf(location: unknown): number {
 /** Sort nodes and links in place into the canonical order. */
 export function sortGraph(doc: GraphDocument): void {
   doc.nodes.sort((a, b) => cmp(a.id, b.id));
-  const keyed = doc.links.map((link) => ({ link, text: orderedJson(link, LINK_KEYS), line: lineOf(link.source_location) }));
+  const keyed = doc.links.map((link) => ({ link, line: lineOf(link.source_location), text: '' }));
+  const full = (k: { link: GraphLink; text: string }): string => k.text || (k.text = orderedJson(k.link, LINK_KEYS));
   keyed.sort(
     (a, b) =>
       cmp(a.link.source, b.link.source) || cmp(a.link.target, b.link.target) || cmp(String(a.link.relation), String(b.link.relation))
-      || a.line - b.line || cmp(a.text, b.text),
+      || a.line - b.line || cmp(String(a.link.source_location), String(b.link.source_location))
+      || cmp(String(a.link.confidence), String(b.link.confidence)) || cmp(String(a.link.source_file), String(b.link.source_file))
+      || cmp(full(a), full(b)),
   );
   doc.links = keyed.map((k) => k.link);
 }
@@ -42,47 +45,69 @@ export function stringifyGraph(doc: GraphDocument): string {
   parts.push(`{"directed":${JSON.stringify(doc.directed)},"multigraph":${JSON.stringify(doc.multigraph)},`);
   parts.push(`"built_at_commit":${JSON.stringify(doc.built_at_commit ?? null)},\n`);
   parts.push(`"graph":${canonicalJson(doc.graph)},\n`);
-  parts.push('"nodes":[\n');
-  parts.push(doc.nodes.map((n: GraphNode) => orderedJson(n, NODE_KEYS)).join(',\n'));
-  parts.push('\n],\n"links":[\n');
-  parts.push(doc.links.map((l: GraphLink) => orderedJson(l, LINK_KEYS)).join(',\n'));
+  // One array stringify each (much faster than one call per record), then a line break per record.
+  const nodes = JSON.stringify(doc.nodes.map((n: GraphNode) => ordered(n, NODE_KEYS)));
+  const links = JSON.stringify(doc.links.map((l: GraphLink) => ordered(l, LINK_KEYS)));
+  parts.push('"nodes":[\n', nodes.slice(1, -1).replaceAll('},{"id":', '},\n{"id":'));
+  parts.push('\n],\n"links":[\n', links.slice(1, -1).replaceAll('},{"source":', '},\n{"source":'));
   parts.push(`\n],\n"hyperedges":${canonicalJson(doc.hyperedges ?? [])}}\n`);
   return parts.join('');
 }
 
 function orderedJson(obj: object, known: readonly string[]): string {
-  const record = obj as Record<string, unknown>;
-  const fields: string[] = [];
-  for (const key of known) {
-    if (!(key in record) || record[key] === undefined) continue;
-    fields.push(`${JSON.stringify(key)}:${valueJson(key, record[key])}`);
-  }
-  const rest = Object.keys(record).filter((k) => !known.includes(k) && record[k] !== undefined).sort(cmp);
-  for (const key of rest) fields.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-  return `{${fields.join(',')}}`;
+  return JSON.stringify(ordered(obj, known));
 }
 
-function valueJson(key: string, value: unknown): string {
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    if (key === 'span') return orderedJson(value, SPAN_KEYS);
-    if (key === 'signature') {
-      const sig = value as Record<string, unknown>;
-      if (Array.isArray(sig.params)) {
-        const params = `[${sig.params.map((p) => (p && typeof p === 'object' ? orderedJson(p, PARAM_KEYS) : canonicalJson(p))).join(',')}]`;
-        const rest = orderedJson({ ...sig, params: undefined }, SIGNATURE_KEYS);
-        return rest === '{}' ? `{"params":${params}}` : `{"params":${params},${rest.slice(1)}`;
-      }
-      return orderedJson(value, SIGNATURE_KEYS);
+/**
+ * A copy of `obj` with keys in canonical order (known keys first, then the rest sorted; nested values
+ * canonical too). JSON.stringify keeps insertion order (integer-like keys aside, which it orders
+ * numerically: deterministic either way) and is fast on such plain objects.
+ */
+function ordered(obj: object, known: readonly string[]): Record<string, unknown> {
+  const record = obj as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of known) {
+    const value = record[key];
+    if (value === undefined) continue;
+    out[key] = typeof value === 'object' && value !== null ? canonicalValue(key, value) : value;
+  }
+  let extra = false;
+  for (const key in record) {
+    if (!known.includes(key)) {
+      extra = true;
+      break;
     }
   }
-  return canonicalJson(value);
+  if (extra) {
+    const rest = Object.keys(record).filter((k) => !known.includes(k) && record[k] !== undefined).sort(cmp);
+    for (const key of rest) out[key] = canonical(record[key]);
+  }
+  return out;
+}
+
+function canonicalValue(key: string, value: object): unknown {
+  if (Array.isArray(value)) return canonical(value);
+  if (key === 'span') return ordered(value, SPAN_KEYS);
+  if (key === 'signature') {
+    const sig = ordered(value, SIGNATURE_KEYS);
+    const params = (value as { params?: unknown }).params;
+    if (Array.isArray(params)) sig.params = params.map((p) => (p && typeof p === 'object' && !Array.isArray(p) ? ordered(p, PARAM_KEYS) : canonical(p)));
+    return sig;
+  }
+  return canonical(value);
+}
+
+/** Deep copy with object keys sorted (arrays keep their order; undefined members dropped). */
+function canonical(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : canonical(v)));
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(record).sort(cmp)) if (record[k] !== undefined) out[k] = canonical(record[k]);
+  return out;
 }
 
 /** JSON with object keys sorted at every depth (arrays keep their order). */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort(cmp);
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
+  return JSON.stringify(canonical(value)) ?? 'null';
 }

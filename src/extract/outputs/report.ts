@@ -44,7 +44,7 @@ function nodeName(node: GraphNode): string {
   return node.kind === 'file' ? node.id : `${node.label}`;
 }
 
-/** Count distinct test nodes from which `start` is reachable through dependency edges. */
+/** Count distinct test nodes (functions, or files for top-level test code) from which `start` is reachable. */
 function testsReaching(ig: IndexedGraph, reverse: Uint32Array[], start: number): number {
   const seen = new Uint8Array(ig.nodes.length);
   const queue = [start];
@@ -56,7 +56,8 @@ function testsReaching(ig: IndexedGraph, reverse: Uint32Array[], start: number):
       const u = ig.src[e]!;
       if (seen[u]) continue;
       seen[u] = 1;
-      if (ig.nodes[u]!.is_test && ig.nodes[u]!.kind !== 'file') tests++;
+      // A test function, or a test file whose top-level code (e.g. `test('...', () => ...)`) is the caller.
+      if (ig.nodes[u]!.is_test) tests++;
       queue.push(u);
     }
   }
@@ -113,7 +114,7 @@ export function renderReport(input: ReportInput): string {
     .filter((i) => nodes[i]!.kind !== 'file' && degree[i]! > 0)
     .sort((a, b) => degree[b]! - degree[a]! || (nodes[a]!.id < nodes[b]!.id ? -1 : 1))
     .slice(0, GOD_NODES);
-  out.push('## God nodes', '', 'Symbols with the most dependency edges (calls, imports, inheritance, references), and how many test functions reach each.', '');
+  out.push('## God nodes', '', 'Symbols with the most dependency edges (calls, imports, inheritance, references), and how many tests (test functions, or test files for top-level test code) reach each.', '');
   if (gods.length) {
     out.push('| symbol | kind | file | degree | in | tests reaching |', '|---|---|---|---:|---:|---:|');
     for (const i of gods) {

@@ -25,6 +25,8 @@
 (class_heritage (_) @reference.extends)
 
 ; ---- statements read by the language hooks
+(return_statement (_) @return)
+(arrow_function body: (_) @return)
 (import_statement) @import
 (export_statement) @export
 (variable_declarator) @local

@@ -34,8 +34,11 @@
 (extends_clause value: (_) @reference.extends)
 (implements_clause (_) @reference.implements)
 (extends_type_clause type: (_) @reference.extends)
+(type_alias_declaration value: [(type_identifier) (generic_type) (nested_type_identifier)] @reference.extends)
 
 ; ---- statements read by the language hooks
+(return_statement (_) @return)
+(arrow_function body: (_) @return)
 (import_statement) @import
 (export_statement) @export
 (variable_declarator) @local

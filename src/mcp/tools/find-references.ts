@@ -1,0 +1,16 @@
+import type { ToolDefinition } from '../tool.ts';
+import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { listingInput, runListing } from './listing.ts';
+
+/** find_references: find references. */
+export function createFindReferencesTool(ctx: GraphToolContext): ToolDefinition<typeof listingInput> {
+  return {
+    name: 'find_references',
+    title: 'Find references',
+    description:
+      'Find-all-references: every incoming edge except structural ownership (calls, imports, inheritance/implements, type uses, cross-language coupling, dynamic_ref). Use it for types, interfaces, enums and constants; members are not folded in.',
+    inputSchema: listingInput,
+    annotations: READ_ONLY,
+    handler: (args) => runListing(ctx, args, 'references'),
+  };
+}

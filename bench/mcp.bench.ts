@@ -1,0 +1,137 @@
+// MCP server latency and memory through the real SDK client (legacy Client + StdioClientTransport)
+// against the compiled `synaptic serve`.
+//
+//   node --import tsx bench/mcp.bench.ts [graph.json]      (default: SYNAPTIC_BENCH_GRAPH, else a
+//                                                          synthetic graph from bench/gen.ts)
+//
+// Targets (issue 4), on a graph of at least 50k nodes: find_callers / affected(depth 3) /
+// shortest_path / get_node p50 <= 2 ms and p99 <= 10 ms; query_graph p50 <= 10 ms; server start to
+// first answered call <= 500 ms; resident memory <= 2x graph.json. BENCH_QUICK=1: few iterations
+// on a small synthetic graph (proves the bench runs; no thresholds). Results: bench/results/mcp-*.json.
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Bench } from 'tinybench';
+import { rmat, Rng } from './gen.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'dist/src/cli/main.js');
+const quick = process.env.BENCH_QUICK === '1';
+
+interface Doc {
+  nodes: Array<{ id: string; label: string; kind: string; source_file: string }>;
+  links: Array<{ source: string; target: string; relation: string }>;
+}
+
+/** A synthetic code-shaped graph (R-MAT topology, identifier-like labels) when no real graph is given. */
+function syntheticGraph(scale: number): string {
+  const el = rmat({ scale, edgeFactor: 4, seed: 7 });
+  const rng = new Rng(11);
+  const words = ['get', 'set', 'user', 'auth', 'token', 'router', 'match', 'parse', 'render', 'query', 'cache', 'load', 'save', 'event', 'handler', 'config', 'plugin', 'context', 'request', 'response'];
+  const nodes = Array.from({ length: el.n }, (_, i) => {
+    const a = words[rng.below(words.length)]!;
+    const b = words[rng.below(words.length)]!;
+    const file = `src/${words[i % words.length]}/${words[(i >> 4) % words.length]}${i >> 6}.ts`;
+    return { id: `${file}#n${i}`, label: `${a}${b[0]!.toUpperCase()}${b.slice(1)}${i}`, kind: 'function', file_type: 'code', source_file: file, source_location: `L${1 + (i % 300)}` };
+  });
+  const rels = ['calls', 'calls', 'calls', 'references', 'imports', 'contains'];
+  const links = Array.from(el.src, (s, i) => ({ source: nodes[s]!.id, target: nodes[el.dst[i]!]!.id, relation: rels[i % rels.length]!, confidence: 'EXTRACTED', confidence_score: 1, source_file: nodes[s]!.source_file, source_location: 'L1' }));
+  const dir = mkdtempSync(join(tmpdir(), 'synaptic-bench-'));
+  const path = join(dir, 'graph.json');
+  writeFileSync(path, JSON.stringify({ directed: true, multigraph: true, graph: {}, nodes, links, hyperedges: [], built_at_commit: null }));
+  return path;
+}
+
+function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error(`Cannot run the MCP bench: ${CLI} is missing; run 'npm run build' first`);
+  const given = process.argv[2] ?? process.env.SYNAPTIC_BENCH_GRAPH;
+  const graph = given && !quick ? given : syntheticGraph(quick ? 10 : 16);
+  const size = statSync(graph).size;
+  const doc = JSON.parse(readFileSync(graph, 'utf8')) as Doc;
+  const ids = new Set(doc.nodes.map((n) => n.id));
+  // Sample symbols that have callers, so the calls do real work; unique labels keep resolution exact.
+  const labelCount = new Map<string, number>();
+  for (const n of doc.nodes) labelCount.set(n.label, (labelCount.get(n.label) ?? 0) + 1);
+  const called = new Set(doc.links.filter((l) => l.relation === 'calls' && ids.has(l.source)).map((l) => l.target));
+  const rng = new Rng(3);
+  const pool = doc.nodes.filter((n) => n.kind !== 'file' && called.has(n.id));
+  const sample = Array.from({ length: 200 }, () => pool[rng.below(pool.length)]!);
+  const ref = (n: { id: string; label: string }) => (labelCount.get(n.label) === 1 ? n.label : n.id);
+  const questions = ['how does authentication work', 'router match route', 'where is the cache invalidated', 'parse the config file', 'render the response', 'query engine plugin', 'user token refresh', 'event handler registration'];
+  console.error(`[mcp bench] graph ${graph}: ${doc.nodes.length} nodes, ${doc.links.length} links, ${(size / 1e6).toFixed(1)} MB`);
+
+  const t0 = performance.now();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--graph', graph, '--no-freshen'], stderr: 'pipe' });
+  const client = new Client({ name: 'mcp-bench', version: '1.0.0' });
+  await client.connect(transport);
+  await client.callTool({ name: 'get_node', arguments: { label: ref(sample[0]!) } });
+  const startMs = performance.now() - t0;
+
+  let i = 0;
+  const next = () => sample[i++ % sample.length]!;
+  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+  const bench = new Bench({ time: quick ? 100 : 3000, warmupTime: quick ? 20 : 500, iterations: quick ? 10 : 200 });
+  bench
+    .add('get_node', async () => void (await call('get_node', { label: ref(next()) })))
+    .add('find_callers', async () => void (await call('find_callers', { label: ref(next()) })))
+    .add('affected (depth 3)', async () => void (await call('affected', { label: ref(next()), depth: 3 })))
+    .add('shortest_path', async () => void (await call('shortest_path', { source: ref(next()), target: ref(next()) })))
+    .add('query_graph', async () => void (await call('query_graph', { question: questions[i++ % questions.length]! })))
+    .add('graph_stats', async () => void (await call('graph_stats', {})));
+  await bench.run();
+  const mem = rssOf(transport.pid!);
+  await client.close();
+  if (!given || quick) rmSync(dirname(graph), { recursive: true, force: true });
+
+  const targets: Record<string, { p50: number; p99?: number }> = {
+    get_node: { p50: 2, p99: 10 },
+    find_callers: { p50: 2, p99: 10 },
+    'affected (depth 3)': { p50: 2, p99: 10 },
+    shortest_path: { p50: 2, p99: 10 },
+    query_graph: { p50: 10 },
+  };
+  const rows = bench.tasks.map((t) => {
+    const lat = (t.result as { latency?: { p50?: number; p99?: number; mean?: number } } | undefined)?.latency;
+    const target = targets[t.name];
+    return {
+      call: t.name,
+      samples: (t.result as { latency?: { samplesCount?: number } } | undefined)?.latency?.samplesCount ?? 0,
+      'p50 ms': Number((lat?.p50 ?? NaN).toFixed(3)),
+      'p99 ms': Number((lat?.p99 ?? NaN).toFixed(3)),
+      target: target ? `p50<=${target.p50}${target.p99 ? ` p99<=${target.p99}` : ''}` : '',
+      ok: target ? (lat?.p50 ?? Infinity) <= target.p50 && (target.p99 === undefined || (lat?.p99 ?? Infinity) <= target.p99) : '',
+    };
+  });
+  console.table(rows);
+  const summary = {
+    graph: given && !quick ? graph : 'synthetic',
+    nodes: doc.nodes.length,
+    links: doc.links.length,
+    graph_json_bytes: size,
+    start_to_first_call_ms: Math.round(startMs),
+    rss_bytes: mem.rss,
+    peak_rss_bytes: mem.hwm,
+    rss_over_graph_json: Number((mem.rss / size).toFixed(2)),
+    peak_rss_over_graph_json: Number((mem.hwm / size).toFixed(2)),
+    rows,
+  };
+  console.table([{ 'start->first call ms': summary.start_to_first_call_ms, 'RSS MB': (mem.rss / 1e6).toFixed(1), 'peak RSS MB': (mem.hwm / 1e6).toFixed(1), 'graph.json MB': (size / 1e6).toFixed(1), 'RSS / graph.json': summary.rss_over_graph_json }]);
+  const out = join(ROOT, 'bench/results', `mcp-${quick ? 'quick' : 'full'}.json`);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out + '.tmp', JSON.stringify(summary, null, 2) + '\n');
+  renameSync(out + '.tmp', out);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.stack : String(err));
+  process.exitCode = 1;
+});

@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { UsageError, type Command } from '../command.ts';
+import { resolveProject } from '../../memory/project.ts';
+import { MemoryStore, type MemoryRecord } from '../../memory/store.ts';
+
+const USAGE = `Usage: synaptic memory <list|show|forget|restore|export|import> [options]
+
+  synaptic memory list [--project DIR] [--all] [--limit N] [--json]
+      live memories this project sees (global + its own), newest first;
+      --all: every memory of every project, in any state
+  synaptic memory show <id> [--json]     one memory with its hidden history (superseded, forgotten)
+  synaptic memory forget <id>            hide a memory from every tool (kept as history)
+  synaptic memory restore <id>           bring a superseded or forgotten memory back
+  synaptic memory export                 every memory and its history as JSON lines on stdout
+  synaptic memory import [FILE]          JSON lines from FILE (or stdin); duplicates are skipped
+
+The database is $SYNAPTIC_DATA_DIR/memory.db (default ~/.local/share/synaptic/memory.db).`;
+
+interface Flags {
+  positional: string[];
+  json: boolean;
+  all: boolean;
+  project?: string;
+  limit?: number;
+}
+
+function parseFlags(argv: string[]): Flags {
+  const flags: Flags = { positional: [], json: false, all: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--json') flags.json = true;
+    else if (a === '--all') flags.all = true;
+    else if (a === '--project' || a === '--limit') {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      if (a === '--project') flags.project = v;
+      else {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit takes a positive integer, not '${v}'`);
+        flags.limit = n;
+      }
+    } else if (a.startsWith('--')) throw new UsageError(`unknown option '${a}'`);
+    else flags.positional.push(a);
+  }
+  return flags;
+}
+
+function parseId(value: string | undefined, verb: string): number {
+  if (value === undefined) throw new UsageError(`${verb} needs a memory id (synaptic memory list shows ids)`);
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError(`'${value}' is not a memory id`);
+  return id;
+}
+
+function stamp(created: number): string {
+  return new Date(created * 1000).toISOString().replace('T', ' ').slice(0, 16);
+}
+
+function describe(m: MemoryRecord): string {
+  const state = m.state === 'live' ? '' : m.state === 'superseded' ? ` [superseded by ${m.supersededBy ?? '?'}]` : ' [forgotten]';
+  return `#${m.id}  ${stamp(m.created)}  ${m.scope}  ${m.project}  (${m.source})${state}`;
+}
+
+function oneLine(body: string, max = 100): string {
+  const flat = body.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export const memoryCommand: Command = {
+  name: 'memory',
+  summary: 'list, show, forget, restore, export or import agent memories',
+  usage: USAGE,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === undefined) throw new UsageError('needs a subcommand: list, show, forget, restore, export or import');
+    const flags = parseFlags(rest);
+    const store = MemoryStore.open();
+    try {
+      switch (sub) {
+        case 'list': {
+          if (flags.positional.length) throw new UsageError(`unexpected argument '${flags.positional[0]}'`);
+          const project = flags.all ? undefined : resolveProject(flags.project).path;
+          const items = store.list({ project, all: flags.all, limit: flags.limit ?? 100 });
+          if (flags.json) print(JSON.stringify(items, null, 2));
+          else if (items.length === 0) print(project ? `No memories for ${project}.` : 'No memories.');
+          else print(items.map((m) => `${describe(m)}\n    ${oneLine(m.body)}`).join('\n'));
+          return 0;
+        }
+        case 'show': {
+          const { memory, history } = store.show(parseId(flags.positional[0], 'show'));
+          if (flags.json) print(JSON.stringify({ memory, history }, null, 2));
+          else {
+            const lines = [describe(memory), '', memory.body, ''];
+            if (history.length === 0) lines.push('No other versions.');
+            else {
+              lines.push('History:');
+              for (const h of history) lines.push(`  ${describe(h)}`, `      ${oneLine(h.body)}`);
+            }
+            print(lines.join('\n'));
+          }
+          return 0;
+        }
+        case 'forget': {
+          const m = store.forget(parseId(flags.positional[0], 'forget'));
+          print(`Forgot memory ${m.id}; tools no longer return it (synaptic memory restore ${m.id} brings it back).`);
+          return 0;
+        }
+        case 'restore': {
+          const m = store.restore(parseId(flags.positional[0], 'restore'));
+          print(`Memory ${m.id} is live again.`);
+          return 0;
+        }
+        case 'export': {
+          for (const m of store.exportAll()) process.stdout.write(`${JSON.stringify(m)}\n`);
+          return 0;
+        }
+        case 'import': {
+          const file = flags.positional[0];
+          const text = readFileSync(file === undefined || file === '-' ? 0 : file, 'utf8');
+          const records = parseRecords(text);
+          const { imported, skipped } = store.importRecords(records);
+          print(`Imported ${imported} memories${skipped ? `, skipped ${skipped} already present` : ''}.`);
+          return 0;
+        }
+        default:
+          throw new UsageError(`unknown subcommand '${sub}' (list, show, forget, restore, export, import)`);
+      }
+    } finally {
+      store.close();
+    }
+  },
+};
+
+/** Parses `memory export` output (JSON lines, or one JSON array), checking each record's shape. */
+export function parseRecords(text: string): MemoryRecord[] {
+  const trimmed = text.trim();
+  if (trimmed === '') return [];
+  const raw: unknown[] = trimmed.startsWith('[') ? JSON.parse(trimmed) : trimmed.split('\n').filter((l) => l.trim()).map((l, i) => {
+    try {
+      return JSON.parse(l);
+    } catch {
+      throw new RangeError(`Cannot import: line ${i + 1} is not JSON`);
+    }
+  });
+  return raw.map((r, i) => {
+    const m = r as Partial<MemoryRecord>;
+    const ok =
+      typeof m.id === 'number' && typeof m.body === 'string' && typeof m.source === 'string' && (m.scope === 'global' || m.scope === 'project') &&
+      typeof m.project === 'string' && typeof m.created === 'number' && (m.state === undefined || ['live', 'superseded', 'forgotten'].includes(m.state));
+    if (!ok) throw new RangeError(`Cannot import: record ${i + 1} is not a memory (needs id, body, source, scope, project, created)`);
+    return { state: 'live', supersededBy: null, changed: m.created, ...m } as MemoryRecord;
+  });
+}

@@ -1,0 +1,20 @@
+import type { Command } from '../command.ts';
+import { uninstallClaude } from '../../memory/install/claude.ts';
+import { uninstallCodex } from '../../memory/install/codex.ts';
+import { installArgs, printReport } from './install.ts';
+
+const USAGE = `Usage: synaptic uninstall <claude|codex> [--global] [--project DIR]
+
+Removes exactly what 'synaptic install' added to the same files (the server entry and the hooks),
+leaving everything else as it was; a file the install created is deleted again.`;
+
+export const uninstallCommand: Command = {
+  name: 'uninstall',
+  summary: 'remove what synaptic install added',
+  usage: USAGE,
+  async run(argv) {
+    const { target, opts } = installArgs(argv, 'uninstall');
+    printReport(target === 'claude' ? uninstallClaude(opts) : uninstallCodex(opts));
+    return 0;
+  },
+};

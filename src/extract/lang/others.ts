@@ -1,0 +1,368 @@
+/**
+ * Hooks for Java, C#, C/C++, Rust, Ruby and PHP, on the generic spec: member-access shapes,
+ * constructors, imports (`import`, `using`, `#include`, `use`, `require`), typed locals and
+ * parameters. Name resolution beyond that is the resolver's (packages, namespaces, global names).
+ */
+import type { Node } from 'web-tree-sitter';
+import type { Param, Visibility } from '../../graph/model.ts';
+import type { Expr, NamePath } from '../facts.ts';
+import { makeGenericSpec } from './generic.ts';
+import { unquote, type DefInfo, type LangSpec } from './spec.ts';
+
+const NAMEISH = /^(identifier|type_identifier|field_identifier|scoped_identifier|scoped_type_identifier|qualified_identifier|qualified_name|namespace_identifier|name|constant|scope_resolution|generic_name|predefined_type|primitive_type|member_access_expression|nested_identifier)$/;
+
+/** Generic type-path reader: strips generics, pointers, references, nullability, arrays' element. */
+function typePathOf(n: Node): NamePath | undefined {
+  switch (n.type) {
+    case 'generic_type': case 'generic_name': case 'template_type': {
+      const base = n.childForFieldName('name') ?? n.childForFieldName('type') ?? n.firstNamedChild;
+      if (n.type === 'generic_name') { const id = n.firstNamedChild; return id ? [id.text] : undefined; }
+      return base ? typePathOf(base) : undefined;
+    }
+    case 'pointer_type': case 'reference_type': case 'nullable_type': case 'type_descriptor': case 'optional_type': case 'named_type': case 'type_annotation': {
+      const c = n.childForFieldName('type') ?? n.firstNamedChild;
+      return c ? typePathOf(c) : undefined;
+    }
+    case 'primitive_type': case 'predefined_type': case 'integral_type': case 'floating_point_type': case 'boolean_type': case 'void_type':
+      return undefined;
+    default:
+      if (!NAMEISH.test(n.type)) return undefined;
+      return n.text.replace(/<[^>]*>/g, '').replace(/^\\/, '').split(/::|\.|\\/).filter(Boolean);
+  }
+}
+
+function javaLikeVisibility(def: DefInfo, name: string, lang: 'java' | 'csharp' | 'php'): { visibility: Visibility; exported: boolean; isStatic?: boolean } {
+  const mods = def.node.namedChildren.filter((c) => c && /modifier/.test(c.type)).map((c) => c!.text).join(' ');
+  let vis: Visibility = lang === 'java' ? 'package' : lang === 'php' ? 'public' : 'private';
+  if (/\bpublic\b/.test(mods)) vis = 'public';
+  else if (/\bprotected\b/.test(mods)) vis = 'protected';
+  else if (/\bprivate\b/.test(mods)) vis = 'private';
+  else if (/\binternal\b/.test(mods)) vis = 'internal';
+  if (lang === 'csharp' && def.parentKind === 'interface') vis = 'public';
+  if (lang === 'java' && def.parentKind === 'interface') vis = 'public';
+  void name;
+  return { visibility: vis, exported: vis === 'public', ...(/\bstatic\b/.test(mods) ? { isStatic: true } : {}) };
+}
+
+function fieldParam(n: Node): Param[] {
+  const name = n.childForFieldName('name') ?? n.childForFieldName('pattern') ?? n.childForFieldName('declarator');
+  const t = n.childForFieldName('type');
+  if (!name) return [];
+  return [{ name: name.text.replace(/^[&*]+/, ''), ...(t ? { type: t.text } : {}) }];
+}
+
+function declaratorBindings(node: Node, tp: NamePath | undefined, scope: number, sink: { bindings: { scope: number; name: string; type?: NamePath; value?: Expr }[] }, expr: (n: Node, d: number) => Expr, field = false): void {
+  for (const d of node.namedChildren) {
+    if (!d || !/declarator/.test(d.type)) continue;
+    const nameNode = d.childForFieldName('name') ?? d.childForFieldName('declarator') ?? d.firstNamedChild;
+    // C#: the initializer is the declarator's last unnamed-field child.
+    const value = d.childForFieldName('value') ?? (d.namedChildCount > 1 && d.lastNamedChild?.id !== nameNode?.id ? d.lastNamedChild : null);
+    if (!nameNode || !/identifier/.test(nameNode.type)) continue;
+    const v = value ? expr(value, 0) : undefined;
+    sink.bindings.push({ scope, name: nameNode.text, ...(tp ? { type: tp } : {}), ...(v && v.k !== 'unk' ? { value: v } : {}), ...(field ? { field: true } : {}) } as never);
+  }
+}
+
+export const JAVA_SPEC: LangSpec = makeGenericSpec({
+  tables: {
+    ids: new Set(['identifier', 'type_identifier']),
+    thisTypes: new Set(['this']),
+    superTypes: new Set(['super']),
+    members: { field_access: ['object', 'field'] },
+    calls: {},
+    wrappers: new Set(['parenthesized_expression']),
+    custom(n, d, self) {
+      if (n.type === 'method_invocation') {
+        const o = n.childForFieldName('object');
+        const name = n.childForFieldName('name');
+        if (!name) return { k: 'unk' };
+        if (!o) return { k: 'id', n: name.text };
+        return { k: 'mem', o: self(o, d + 1), n: name.text };
+      }
+      if (n.type === 'object_creation_expression') {
+        const t = n.childForFieldName('type');
+        const p = t ? typePathOf(t) : undefined;
+        return p ? { k: 'new', t: p } : { k: 'unk' };
+      }
+      if (n.type === 'cast_expression') {
+        const t = n.childForFieldName('type');
+        const p = t ? typePathOf(t) : undefined;
+        return p ? { k: 'new', t: p } : { k: 'unk' };
+      }
+      return undefined;
+    },
+  },
+  typePath: typePathOf,
+  comments: ['block_comment', 'line_comment'],
+  returnFields: ['type'],
+  param: fieldParam,
+  visibility: (def, name) => javaLikeVisibility(def, name, 'java'),
+  imports(node, scope, sink) {
+    const text = node.text.replace(/^import\s+(static\s+)?/, '').replace(/;\s*$/, '').trim();
+    const line = node.startPosition.row + 1;
+    if (text.endsWith('.*')) sink.imports.push({ module: text.slice(0, -2), imported: '*', local: '', line, scope, reexport: true });
+    else {
+      const dot = text.lastIndexOf('.');
+      sink.imports.push({ module: text.slice(0, dot), imported: text.slice(dot + 1), local: text.slice(dot + 1), line, scope });
+    }
+  },
+  local(node, scope, sink, defs, expr) {
+    const t = node.childForFieldName('type');
+    const tp = t ? typePathOf(t) : undefined;
+    const isField = node.type === 'field_declaration';
+    let cls = scope;
+    if (isField) while (cls >= 0 && !['class', 'interface', 'enum', 'struct'].includes(defs[cls]!.kind)) cls = defs[cls]!.parent;
+    declaratorBindings(node, tp, isField ? cls : scope, sink, expr, isField);
+  },
+  hazards: { 'Class.forName': 'reflection', '.getMethod': 'reflection', '.getDeclaredMethod': 'reflection', '.invoke': 'reflection', '.newInstance': 'reflection' },
+  stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
+  packageName(root) {
+    for (const c of root.namedChildren) if (c?.type === 'package_declaration') return c.namedChildren.find((x) => x && /identifier/.test(x.type))?.text;
+    return undefined;
+  },
+});
+
+export const CSHARP_SPEC: LangSpec = makeGenericSpec({
+  tables: {
+    ids: new Set(['identifier']),
+    thisTypes: new Set(['this_expression', 'this']),
+    superTypes: new Set(['base_expression', 'base']),
+    members: { member_access_expression: ['expression', 'name'], conditional_access_expression: ['condition', 'name'] },
+    calls: { invocation_expression: 'function' },
+    news: { object_creation_expression: 'type' },
+    wrappers: new Set(['parenthesized_expression', 'await_expression']),
+    custom(n) {
+      if (n.type === 'generic_name') { const id = n.firstNamedChild; return id ? { k: 'id', n: id.text } : { k: 'unk' }; }
+      return undefined;
+    },
+  },
+  typePath: typePathOf,
+  comments: ['comment'],
+  returnFields: ['returns', 'type'],
+  param: fieldParam,
+  ctorIsTypeName: true,
+  visibility: (def, name) => javaLikeVisibility(def, name, 'csharp'),
+  imports(node, scope, sink) {
+    const name = node.namedChildren.find((c) => c && /name|identifier/.test(c.type) && c !== node.childForFieldName('alias'));
+    if (name) sink.imports.push({ module: name.text, imported: '*', local: '', line: node.startPosition.row + 1, scope, reexport: true });
+  },
+  local(node, scope, sink, defs, expr) {
+    const t = node.childForFieldName('type');
+    const tp = t && t.type !== 'implicit_type' && t.text !== 'var' ? typePathOf(t) : undefined;
+    const isField = scope >= 0 && ['class', 'struct', 'interface'].includes(defs[scope]!.kind);
+    declaratorBindings(node, tp, scope, sink, expr, isField);
+  },
+  hazards: { 'Activator.CreateInstance': 'reflection', '.GetMethod': 'reflection', '.Invoke': 'reflection', 'Type.GetType': 'reflection' },
+  stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
+  packageName(root) {
+    for (const c of root.descendantsOfType(['namespace_declaration', 'file_scoped_namespace_declaration'])) if (c) return c.childForFieldName('name')?.text;
+    return undefined;
+  },
+});
+
+export const CPP_SPEC: LangSpec = makeGenericSpec({
+  tables: {
+    ids: new Set(['identifier', 'field_identifier', 'type_identifier', 'namespace_identifier']),
+    thisTypes: new Set(['this']),
+    members: { field_expression: ['argument', 'field'], qualified_identifier: ['scope', 'name'] },
+    calls: { call_expression: 'function' },
+    news: { new_expression: 'type' },
+    wrappers: new Set(['parenthesized_expression', 'pointer_expression']),
+    custom(n) {
+      if (n.type === 'template_function') { const id = n.childForFieldName('name'); return id ? { k: 'id', n: id.text } : { k: 'unk' }; }
+      return undefined;
+    },
+  },
+  typePath: typePathOf,
+  comments: ['comment'],
+  paramsField: 'parameters',
+  returnFields: ['type'],
+  param: fieldParam,
+  ctorIsTypeName: true,
+  visibility(def) {
+    const isStatic = def.node.namedChildren.some((c) => c?.type === 'storage_class_specifier' && c.text === 'static');
+    return { visibility: def.parentKind === 'class' ? 'private' : 'public', exported: !isStatic, ...(isStatic ? { isStatic } : {}) };
+  },
+  imports(node, scope, sink) {
+    const p = node.childForFieldName('path');
+    if (p && p.type === 'string_literal') sink.imports.push({ module: unquote(p.text), imported: '', local: '', line: node.startPosition.row + 1, scope });
+  },
+  local(node, scope, sink, _defs, expr) {
+    const t = node.childForFieldName('type');
+    const tp = t && t.text !== 'auto' ? typePathOf(t) : undefined;
+    for (const d of node.namedChildren) {
+      if (!d) continue;
+      let id: Node | null = d;
+      let value: Node | null = null;
+      if (d.type === 'init_declarator') { id = d.childForFieldName('declarator'); value = d.childForFieldName('value'); }
+      while (id && (id.type === 'pointer_declarator' || id.type === 'reference_declarator')) id = id.childForFieldName('declarator') ?? id.lastNamedChild;
+      if (!id || id.type !== 'identifier' || d === t) continue;
+      const v = value ? expr(value, 0) : undefined;
+      sink.bindings.push({ scope, name: id.text, ...(tp ? { type: tp } : {}), ...(v && v.k !== 'unk' ? { value: v } : {}) });
+    }
+  },
+  hazards: { dlsym: 'reflection' },
+  stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
+});
+
+export const RUST_SPEC: LangSpec = makeGenericSpec({
+  tables: {
+    ids: new Set(['identifier', 'field_identifier', 'type_identifier']),
+    thisTypes: new Set(['self']),
+    members: { field_expression: ['value', 'field'], scoped_identifier: ['path', 'name'] },
+    calls: { call_expression: 'function' },
+    wrappers: new Set(['parenthesized_expression', 'reference_expression', 'try_expression', 'await_expression']),
+    custom(n) {
+      if (n.type === 'struct_expression') {
+        const t = n.childForFieldName('name');
+        const p = t ? typePathOf(t) : undefined;
+        return p ? { k: 'new', t: p } : { k: 'unk' };
+      }
+      if (n.type === 'generic_function') { const f = n.childForFieldName('function'); return f ? { k: 'id', n: f.text } : { k: 'unk' }; }
+      if (n.type === 'self') return { k: 'this' };
+      return undefined;
+    },
+  },
+  typePath: typePathOf,
+  comments: ['line_comment', 'block_comment'],
+  returnFields: ['return_type'],
+  param(n) {
+    if (n.type === 'self_parameter') return [];
+    return fieldParam(n);
+  },
+  ctorNames: ['new'],
+  visibility(def) {
+    const pub = def.node.namedChildren.some((c) => c?.type === 'visibility_modifier');
+    return { visibility: pub ? 'public' : 'private', exported: pub };
+  },
+  imports(node, scope, sink) {
+    const line = node.startPosition.row + 1;
+    const arg = node.childForFieldName('argument');
+    if (!arg) return;
+    const push = (path: string, alias?: string): void => {
+      const parts = path.split('::');
+      const last = parts.pop()!;
+      if (last === '*') sink.imports.push({ module: parts.join('::'), imported: '*', local: '', line, scope, reexport: true });
+      else sink.imports.push({ module: parts.join('::'), imported: last, local: alias ?? last, line, scope });
+    };
+    const walk = (n: Node, prefix: string): void => {
+      if (n.type === 'use_as_clause') {
+        const p = n.childForFieldName('path');
+        const a = n.childForFieldName('alias');
+        if (p) push(prefix + p.text, a?.text);
+      } else if (n.type === 'scoped_use_list') {
+        const p = n.childForFieldName('path');
+        const list = n.childForFieldName('list');
+        for (const c of list?.namedChildren ?? []) if (c) walk(c, `${prefix}${p ? p.text + '::' : ''}`);
+      } else if (n.type === 'use_list') {
+        for (const c of n.namedChildren) if (c) walk(c, prefix);
+      } else if (n.type === 'use_wildcard') push(prefix + n.text.replace(/\s+/g, ''));
+      else push(prefix + n.text);
+    };
+    walk(arg, '');
+  },
+  local(node, scope, sink, _defs, expr) {
+    const pat = node.childForFieldName('pattern');
+    const t = node.childForFieldName('type');
+    const value = node.childForFieldName('value');
+    if (!pat || pat.type !== 'identifier') return;
+    const tp = t ? typePathOf(t) : undefined;
+    const v = value ? expr(value, 0) : undefined;
+    sink.bindings.push({ scope, name: pat.text, ...(tp ? { type: tp } : {}), ...(v && v.k !== 'unk' ? { value: v } : {}) });
+  },
+  stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
+});
+
+export const RUBY_SPEC: LangSpec = makeGenericSpec({
+  tables: {
+    ids: new Set(['identifier', 'constant']),
+    thisTypes: new Set(['self']),
+    superTypes: new Set(['super']),
+    members: { scope_resolution: ['scope', 'name'] },
+    calls: {},
+    custom(n, d, self): Expr | undefined {
+      if (n.type !== 'call') return undefined;
+      const recv = n.childForFieldName('receiver');
+      const m = n.childForFieldName('method');
+      if (!m) return { k: 'unk' };
+      if (!recv) return { k: 'id', n: m.text };
+      if (m.text === 'new') {
+        const p = typePathOf(recv);
+        return p ? { k: 'new', t: p } : { k: 'unk' };
+      }
+      return { k: 'mem', o: self(recv, d + 1), n: m.text };
+    },
+  },
+  typePath: typePathOf,
+  comments: ['comment'],
+  param: (n) => (n.type === 'identifier' ? [{ name: n.text }] : /parameter/.test(n.type) && n.childForFieldName('name') ? [{ name: n.childForFieldName('name')!.text }] : []),
+  ctorNames: ['initialize'],
+  visibility: () => ({ visibility: 'public', exported: true }),
+  imports(node, scope, sink) {
+    const args = node.childForFieldName('arguments');
+    const s = args?.firstNamedChild;
+    const method = node.childForFieldName('method')?.text;
+    if (s && s.type === 'string') sink.imports.push({ module: (method === 'require_relative' ? './' : '') + unquote(s.text), imported: '', local: '', line: node.startPosition.row + 1, scope });
+  },
+  local(node, scope, sink, _defs, expr) {
+    const l = node.childForFieldName('left');
+    const r = node.childForFieldName('right');
+    if (!l || l.type !== 'identifier') return;
+    const v = r ? expr(r, 0) : undefined;
+    sink.bindings.push({ scope, name: l.text, ...(v && v.k !== 'unk' ? { value: v } : {}) });
+  },
+  hazards: { eval: 'eval', instance_eval: 'eval', class_eval: 'eval', send: 'reflection', public_send: 'reflection', '.send': 'reflection', '.public_send': 'reflection', '.const_get': 'reflection', '.method': 'reflection' },
+  ignoreCalls: new Set(['require', 'require_relative', 'load', 'attr_accessor', 'attr_reader', 'attr_writer', 'include', 'extend', 'prepend', 'private', 'public', 'protected', 'module_function', 'raise', 'puts', 'p', 'lambda', 'proc']),
+  argsField: 'arguments',
+  stringValue: (n) => (n.type === 'string' || n.type === 'simple_symbol' ? unquote(n.text.replace(/^:/, '')) : undefined),
+});
+
+export const PHP_SPEC: LangSpec = makeGenericSpec({
+  tables: {
+    ids: new Set(['name', 'qualified_name']),
+    thisTypes: new Set(),
+    members: { member_call_expression: ['object', 'name'], nullsafe_member_call_expression: ['object', 'name'], scoped_call_expression: ['scope', 'name'], member_access_expression: ['object', 'name'] },
+    calls: { function_call_expression: 'function' },
+    wrappers: new Set(['parenthesized_expression']),
+    custom(n) {
+      if (n.type === 'variable_name') return n.text === '$this' ? { k: 'this' } : { k: 'id', n: n.text };
+      if (n.type === 'relative_scope') return n.text === 'parent' ? { k: 'super' } : { k: 'this' };
+      if (n.type === 'object_creation_expression') {
+        const t = n.namedChildren.find((c) => c && (c.type === 'name' || c.type === 'qualified_name'));
+        const p = t ? typePathOf(t) : undefined;
+        return p ? { k: 'new', t: [p[p.length - 1]!] } : { k: 'unk' };
+      }
+      if (n.type === 'qualified_name') { const p = n.text.split('\\'); return { k: 'id', n: p[p.length - 1]! }; }
+      return undefined;
+    },
+  },
+  typePath: (n) => { const p = typePathOf(n); return p ? [p[p.length - 1]!] : undefined; },
+  comments: ['comment'],
+  param: (n) => { const v = n.childForFieldName('name'); const t = n.childForFieldName('type'); return v ? [{ name: v.text, ...(t ? { type: t.text } : {}) }] : []; },
+  ctorNames: ['__construct'],
+  visibility: (def, name) => javaLikeVisibility(def, name, 'php'),
+  imports(node, scope, sink) {
+    for (const c of node.descendantsOfType('namespace_use_clause')) {
+      if (!c) continue;
+      const q = c.namedChildren.find((x) => x && (x.type === 'qualified_name' || x.type === 'name'));
+      const alias = c.childForFieldName('alias');
+      if (!q) continue;
+      const parts = q.text.replace(/^\\/, '').split('\\');
+      const last = parts.pop()!;
+      sink.imports.push({ module: parts.join('\\'), imported: last, local: alias?.text ?? last, line: node.startPosition.row + 1, scope });
+    }
+  },
+  local(node, scope, sink, _defs, expr) {
+    const l = node.childForFieldName('left');
+    const r = node.childForFieldName('right');
+    if (!l || l.type !== 'variable_name') return;
+    const v = r ? expr(r, 0) : undefined;
+    sink.bindings.push({ scope, name: l.text, ...(v && v.k !== 'unk' ? { value: v } : {}) });
+  },
+  hazards: { eval: 'eval', call_user_func: 'reflection', call_user_func_array: 'reflection' },
+  stringValue: (n) => (n.type === 'string' || n.type === 'encapsed_string' ? unquote(n.text) : undefined),
+  packageName(root) {
+    for (const c of root.namedChildren) if (c?.type === 'namespace_definition') return c.childForFieldName('name')?.text;
+    return undefined;
+  },
+});

@@ -1,0 +1,140 @@
+/** Python hooks: imports (absolute, relative, `*`), `self`/`cls`, annotations, docstrings, hazards. */
+import type { Node } from 'web-tree-sitter';
+import type { Param } from '../../graph/model.ts';
+import type { NamePath } from '../facts.ts';
+import { enclosingType, makeGenericSpec } from './generic.ts';
+import { unquote, type LangSpec } from './spec.ts';
+
+function stringValue(n: Node): string | undefined {
+  if (n.type !== 'string' || n.namedChildren.some((c) => c?.type === 'interpolation')) return undefined;
+  return unquote(n.text);
+}
+
+function typePath(n: Node): NamePath | undefined {
+  switch (n.type) {
+    case 'type': { const c = n.firstNamedChild; return c ? typePath(c) : undefined; }
+    case 'identifier': return n.text === 'None' ? undefined : [n.text];
+    case 'attribute': return n.text.split('.');
+    case 'string': { const s = stringValue(n); return s && /^[\w.]+$/.test(s) ? s.split('.') : undefined; }
+    case 'generic_type': case 'subscript': {
+      const base = n.firstNamedChild;
+      const name = base?.text;
+      if (name === 'Optional' || name === 'typing.Optional' || name === 'Type') {
+        const arg = n.namedChild(1);
+        return arg ? typePath(arg.type === 'type_parameter' ? arg.firstNamedChild ?? arg : arg) : undefined;
+      }
+      return undefined;
+    }
+    case 'binary_operator': { // X | None
+      const l = n.childForFieldName('left');
+      const r = n.childForFieldName('right');
+      if (r?.text === 'None' && l) return typePath(l);
+      if (l?.text === 'None' && r) return typePath(r);
+      return undefined;
+    }
+    default: return undefined;
+  }
+}
+
+function param(n: Node): Param[] {
+  switch (n.type) {
+    case 'identifier': return n.text === 'self' || n.text === 'cls' ? [] : [{ name: n.text }];
+    case 'typed_parameter': {
+      const id = n.namedChildren.find((c) => c?.type === 'identifier');
+      const t = n.childForFieldName('type');
+      return id ? [{ name: id.text, ...(t ? { type: t.text } : {}) }] : [];
+    }
+    case 'default_parameter': case 'typed_default_parameter': {
+      const name = n.childForFieldName('name');
+      const t = n.childForFieldName('type');
+      const v = n.childForFieldName('value');
+      return name ? [{ name: name.text, optional: true, ...(t ? { type: t.text } : {}), ...(v ? { default: v.text.slice(0, 40) } : {}) }] : [];
+    }
+    case 'list_splat_pattern': case 'dictionary_splat_pattern': return [{ name: n.text }];
+    default: return [];
+  }
+}
+
+function moduleText(n: Node | null): string {
+  return n ? n.text.replace(/\s+/g, '') : '';
+}
+
+export const PYTHON_SPEC: LangSpec = makeGenericSpec({
+  tables: {
+    ids: new Set(['identifier']),
+    thisTypes: new Set(),
+    thisNames: new Set(['self', 'cls']),
+    members: { attribute: ['object', 'attribute'] },
+    calls: { call: 'function' },
+    wrappers: new Set(['parenthesized_expression', 'await']),
+    custom(n) {
+      if (n.type === 'call') {
+        const f = n.childForFieldName('function');
+        if (f?.type === 'identifier' && f.text === 'super') return { k: 'super' };
+      }
+      return undefined;
+    },
+  },
+  typePath,
+  comments: ['comment'],
+  returnFields: ['return_type'],
+  param,
+  docstring: true,
+  ctorNames: ['__init__'],
+  visibility(def, name) {
+    const priv = name.startsWith('_') && !(name.startsWith('__') && name.endsWith('__'));
+    const isStatic = def.node.parent?.type === 'decorated_definition'
+      && def.node.parent.namedChildren.some((d) => d?.type === 'decorator' && /staticmethod|classmethod/.test(d.text));
+    return { visibility: priv ? 'private' : 'public', exported: def.parent < 0 && !priv, ...(isStatic ? { isStatic } : {}) };
+  },
+  imports(node, scope, sink) {
+    const line = node.startPosition.row + 1;
+    if (node.type === 'import_statement') {
+      for (const c of node.namedChildren) {
+        if (!c) continue;
+        if (c.type === 'dotted_name') {
+          const mod = moduleText(c);
+          const head = mod.split('.')[0]!;
+          sink.imports.push({ module: head, imported: '*', local: head, line, scope });
+          if (mod !== head) sink.imports.push({ module: mod, imported: '', local: '', line, scope });
+        } else if (c.type === 'aliased_import') {
+          const alias = c.childForFieldName('alias');
+          sink.imports.push({ module: moduleText(c.childForFieldName('name')), imported: '*', local: alias?.text ?? '', line, scope });
+        }
+      }
+      return;
+    }
+    const mod = moduleText(node.childForFieldName('module_name'));
+    let any = false;
+    for (const c of node.namedChildren) {
+      if (!c || c === node.childForFieldName('module_name') || c.id === node.childForFieldName('module_name')?.id) continue;
+      if (c.type === 'dotted_name') { any = true; sink.imports.push({ module: mod, imported: c.text, local: c.text, line, scope }); }
+      else if (c.type === 'aliased_import') {
+        const name = c.childForFieldName('name');
+        const alias = c.childForFieldName('alias');
+        if (name) { any = true; sink.imports.push({ module: mod, imported: name.text, local: alias?.text ?? name.text, line, scope }); }
+      } else if (c.type === 'wildcard_import') { any = true; sink.imports.push({ module: mod, imported: '*', local: '', line, scope, reexport: true }); }
+    }
+    if (!any) sink.imports.push({ module: mod, imported: '', local: '', line, scope });
+  },
+  local(node, scope, sink, defs, expr) {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    const t = node.childForFieldName('type');
+    if (!left) return;
+    const tp = t ? typePath(t) : undefined;
+    const value = right ? expr(right, 0) : undefined;
+    if (left.type === 'identifier') {
+      const isField = scope >= 0 && defs[scope]!.kind === 'class';
+      sink.bindings.push({ scope, name: left.text, ...(tp ? { type: tp } : {}), ...(value && value.k !== 'unk' ? { value } : {}), ...(isField ? { field: true } : {}) });
+    } else if (left.type === 'attribute' && left.childForFieldName('object')?.text === 'self') {
+      const cls = enclosingType(defs, scope);
+      const attr = left.childForFieldName('attribute');
+      if (cls >= 0 && attr && (tp || (value && value.k !== 'unk'))) sink.bindings.push({ scope: cls, name: attr.text, ...(tp ? { type: tp } : {}), ...(value && value.k !== 'unk' ? { value } : {}), field: true, at: scope });
+    } else {
+      for (const id of left.descendantsOfType('identifier')) if (id) sink.bindings.push({ scope, name: id.text });
+    }
+  },
+  hazards: { eval: 'eval', exec: 'eval', getattr: 'reflection', setattr: 'reflection', hasattr: 'reflection', __import__: 'dynamic_import', 'importlib.import_module': 'dynamic_import' },
+  stringValue,
+});

@@ -1,0 +1,404 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  failure,
+  HEADER_MISMATCH,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  MODERN_VERSIONS,
+  PARSE_ERROR,
+  requestEnvelope,
+  RESOURCE_NOT_FOUND,
+  UNSUPPORTED_PROTOCOL_VERSION,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from './protocol.ts';
+import { McpCore, type Session } from './server.ts';
+import type { SubscriptionHub } from './subscriptions.ts';
+import { restRoute } from './rest.ts';
+
+/**
+ * Streamable HTTP for MCP as a web-standard `Request -> Response` handler: `POST /mcp` for both
+ * protocol eras (stateless 2026-07-28 with routing headers; legacy sessions minted at `initialize`),
+ * the legacy `GET /mcp` SSE stream and `DELETE /mcp`, modern `subscriptions/listen` SSE, and the
+ * read-only REST routes under `/api/`. Every route passes the Host allowlist and the API key first.
+ */
+
+export interface HttpOptions {
+  core: McpCore;
+  hub: SubscriptionHub;
+  /** Required key (X-API-Key or Authorization: Bearer); blank or absent disables auth. */
+  apiKey?: string;
+  /** Accepted Host header values (lower case); undefined accepts any (wildcard bind). */
+  allowedHosts?: ReadonlySet<string>;
+  log?: (line: string) => void;
+  /** Largest request body accepted (default 4 MiB); more is answered 413. */
+  maxBodyBytes?: number;
+  /** Legacy sessions idle longer than this are dropped (default one hour). */
+  sessionIdleMs?: number;
+  /** SSE heartbeat interval on legacy GET streams (default 15 s). */
+  heartbeatMs?: number;
+}
+
+interface LegacySession {
+  id: string;
+  session: Session;
+  lastSeen: number;
+  streams: Set<ReadableStreamDefaultController<Uint8Array>>;
+  detach: () => void;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+const SESSION_IDLE_MS = 60 * 60 * 1000;
+const encoder = new TextEncoder();
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' };
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+function sseEvent(message: JsonRpcMessage): Uint8Array {
+  return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+/** HTTP status of a modern response: the error code decides. */
+function modernStatus(response: JsonRpcResponse): number {
+  if (!('error' in response)) return 200;
+  switch (response.error.code) {
+    case METHOD_NOT_FOUND:
+    case RESOURCE_NOT_FOUND:
+      return 404;
+    case PARSE_ERROR:
+    case INVALID_REQUEST:
+    case INVALID_PARAMS:
+    case HEADER_MISMATCH:
+    case UNSUPPORTED_PROTOCOL_VERSION:
+      return 400;
+    case INTERNAL_ERROR:
+      return 500;
+    default:
+      return 200;
+  }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+export class HttpTransport {
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly reaper: ReturnType<typeof setInterval>;
+  private readonly heartbeat: ReturnType<typeof setInterval>;
+  private readonly keyDigest: Buffer | undefined;
+  private readonly openStreams = new Set<() => void>();
+
+  constructor(private readonly options: HttpOptions) {
+    const key = options.apiKey?.trim();
+    this.keyDigest = key ? digest(key) : undefined;
+    const idle = options.sessionIdleMs ?? SESSION_IDLE_MS;
+    this.reaper = setInterval(() => this.reap(idle), Math.min(60_000, idle)).unref();
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? 15_000).unref();
+  }
+
+  /** The web-standard entry point. Never throws. */
+  handle = async (req: Request): Promise<Response> => {
+    try {
+      const url = new URL(req.url);
+      const isMcp = url.pathname === '/mcp' || url.pathname === '/mcp/';
+      const isApi = url.pathname.startsWith('/api/');
+      if (!isMcp && !isApi) return json(404, { error: `Not found: ${url.pathname} (the MCP endpoint is /mcp, REST is /api/*)` });
+      if (!this.hostAllowed(req)) return json(403, { error: 'Forbidden: the Host header is not allowed for this server (DNS-rebinding protection)' });
+      if (!this.authorized(req)) {
+        return json(401, { error: 'Unauthorized: send the API key as X-API-Key or Authorization: Bearer <key>' }, { 'www-authenticate': 'Bearer' });
+      }
+      if (isApi) return await restRoute(this.options.core, req, url);
+      if (req.method === 'POST') return await this.post(req);
+      if (req.method === 'GET') return this.get(req);
+      if (req.method === 'DELETE') return this.delete(req);
+      return json(405, { error: `Method ${req.method} not allowed on /mcp` }, { allow: 'GET, POST, DELETE' });
+    } catch (err) {
+      this.options.log?.(`[synaptic] HTTP handler error: ${err instanceof Error ? err.stack : String(err)}`);
+      return json(500, failure(null, INTERNAL_ERROR, 'Internal error'));
+    }
+  };
+
+  /** Stop timers and end open streams (server shutdown). */
+  close(): void {
+    clearInterval(this.reaper);
+    clearInterval(this.heartbeat);
+    for (const end of this.openStreams) end();
+    for (const s of this.sessions.values()) s.detach();
+    this.sessions.clear();
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private hostAllowed(req: Request): boolean {
+    const allowed = this.options.allowedHosts;
+    if (!allowed) return true;
+    return allowed.has((req.headers.get('host') ?? '').toLowerCase());
+  }
+
+  private authorized(req: Request): boolean {
+    if (!this.keyDigest) return true;
+    let given = req.headers.get('x-api-key');
+    if (given === null) {
+      const m = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '');
+      given = m ? m[1]!.trim() : null;
+    }
+    if (given === null) return false;
+    return timingSafeEqual(digest(given), this.keyDigest);
+  }
+
+  private async readBody(req: Request): Promise<{ text: string } | Response> {
+    const limit = this.options.maxBodyBytes ?? MAX_BODY;
+    const tooLarge = () => json(413, failure(null, INVALID_REQUEST, `Request body too large: the limit is ${limit} bytes`));
+    const declared = Number(req.headers.get('content-length') ?? NaN);
+    if (declared > limit) return tooLarge();
+    if (!req.body) return { text: '' };
+    const reader = req.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+    return { text: Buffer.concat(chunks).toString('utf8') };
+  }
+
+  private async post(req: Request): Promise<Response> {
+    const body = await this.readBody(req);
+    if (body instanceof Response) return body;
+    let message: unknown;
+    try {
+      message = JSON.parse(body.text);
+    } catch (err) {
+      return json(400, failure(null, PARSE_ERROR, `Parse error: ${(err as Error).message}`));
+    }
+    if (!message || typeof message !== 'object' || Array.isArray(message)) {
+      return json(400, failure(null, INVALID_REQUEST, 'Invalid Request: expected one JSON-RPC object (batches are not supported)'));
+    }
+    const m = message as Record<string, unknown>;
+    const headerVersion = req.headers.get('mcp-protocol-version');
+    const envelope = requestEnvelope(m.params);
+    const modern = envelope !== undefined || (headerVersion !== null && (MODERN_VERSIONS as readonly string[]).includes(headerVersion));
+    return modern ? this.postModern(req, m, envelope?.version) : this.postLegacy(req, m);
+  }
+
+  /** Routing headers must agree with the body on a modern request. */
+  private headerMismatch(req: Request, m: Record<string, unknown>, bodyVersion: string | undefined): string | undefined {
+    const params = (m.params ?? {}) as Record<string, unknown>;
+    const version = req.headers.get('mcp-protocol-version');
+    if (bodyVersion === undefined) return `MCP-Protocol-Version is ${version} but the body has no _meta["io.modelcontextprotocol/protocolVersion"]`;
+    if (version !== bodyVersion) return `MCP-Protocol-Version header (${version ?? 'missing'}) does not match the body's protocol version (${bodyVersion})`;
+    const method = req.headers.get('mcp-method');
+    if (method !== m.method) return `Mcp-Method header (${method ?? 'missing'}) does not match the body's method (${String(m.method)})`;
+    const nameField = m.method === 'resources/read' ? 'uri' : m.method === 'tools/call' || m.method === 'prompts/get' ? 'name' : undefined;
+    if (nameField) {
+      const name = req.headers.get('mcp-name');
+      if (name !== params[nameField]) return `Mcp-Name header (${name ?? 'missing'}) does not match params.${nameField} (${String(params[nameField])})`;
+    }
+    return undefined;
+  }
+
+  private async postModern(req: Request, m: Record<string, unknown>, bodyVersion: string | undefined): Promise<Response> {
+    const id = (typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null) as JsonRpcId | null;
+    const isRequest = 'id' in m && m.id !== undefined;
+    const mismatch = this.headerMismatch(req, m, bodyVersion);
+    if (mismatch) return json(400, failure(id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`));
+    if (!isRequest) {
+      await this.options.core.handle(m, {});
+      return new Response(null, { status: 202 });
+    }
+    if (m.method === 'subscriptions/listen' && id !== null) {
+      // Validate the envelope (version, capabilities) through the core with a cheap request first.
+      const check = await this.options.core.handle({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: (m.params as Record<string, unknown>)?._meta } }, {});
+      if (check && 'error' in check) return json(modernStatus(check), check);
+      return this.listen(req, id, (m.params ?? {}) as Record<string, unknown>);
+    }
+    const response = await this.options.core.handle(m, {});
+    if (!response) return new Response(null, { status: 202 });
+    return json(modernStatus(response), response);
+  }
+
+  /** A modern listen request: the POST response stays open as SSE (ack first) until the client cancels. */
+  private listen(req: Request, id: JsonRpcId, params: Record<string, unknown>): Response {
+    let stop = () => {};
+    let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+    let ack: JsonRpcMessage;
+    const send = (message: JsonRpcMessage) => controllerRef?.enqueue(sseEvent(message));
+    try {
+      ({ ack, stop } = this.options.hub.listen(id, params, send));
+    } catch (err) {
+      return json(400, failure(id, INVALID_PARAMS, `Invalid params: ${(err as Error).message}`));
+    }
+    const end = () => {
+      stop();
+      this.openStreams.delete(end);
+      try {
+        controllerRef?.close();
+      } catch {
+        // already closed
+      }
+      controllerRef = undefined;
+    };
+    this.openStreams.add(end);
+    req.signal.addEventListener('abort', end, { once: true });
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        controllerRef = controller;
+        controller.enqueue(sseEvent(ack));
+      },
+      cancel: end,
+    });
+    return new Response(stream, { status: 200, headers: SSE_HEADERS });
+  }
+
+  private async postLegacy(req: Request, m: Record<string, unknown>): Promise<Response> {
+    const id = (typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null) as JsonRpcId | null;
+    const isRequest = 'id' in m && m.id !== undefined;
+    if (m.method === 'initialize') {
+      const legacy = this.newSession();
+      const response = await this.options.core.handle(m, legacy.session);
+      if (response && 'result' in response) {
+        // HTTP sessions support resource subscriptions (legacy stdio does not advertise them).
+        const caps = response.result.capabilities as Record<string, unknown> | undefined;
+        if (caps?.resources && typeof caps.resources === 'object') caps.resources = { ...(caps.resources as object), subscribe: true };
+      }
+      return json(200, response, { 'mcp-session-id': legacy.id });
+    }
+    const sessionId = req.headers.get('mcp-session-id');
+    let legacy: LegacySession | undefined;
+    if (sessionId !== null) {
+      legacy = this.sessions.get(sessionId);
+      if (!legacy) return json(404, failure(id, INVALID_REQUEST, `Session not found: ${sessionId} (expired or unknown); send initialize again`));
+      legacy.lastSeen = Date.now();
+    }
+    const session = legacy?.session ?? { initialized: true };
+    if (!isRequest) {
+      await this.options.core.handle(m, session);
+      return new Response(null, { status: 202 });
+    }
+    if ((m.method === 'resources/subscribe' || m.method === 'resources/unsubscribe') && id !== null) {
+      const uri = (m.params as Record<string, unknown> | undefined)?.uri;
+      if (typeof uri !== 'string') return json(200, failure(id, INVALID_PARAMS, 'Invalid params: uri must be a string'));
+      if (!legacy) return json(200, failure(id, INVALID_REQUEST, `${m.method} needs a session: send initialize first and pass its Mcp-Session-Id`));
+      if (m.method === 'resources/subscribe') this.options.hub.subscribe(legacy, uri, (msg) => this.push(legacy!, msg));
+      else this.options.hub.unsubscribe(legacy, uri);
+      return json(200, { jsonrpc: '2.0', id, result: {} });
+    }
+    const response = await this.options.core.handle(m, session);
+    if (!response) return new Response(null, { status: 202 });
+    return json(200, response);
+  }
+
+  private newSession(): LegacySession {
+    const id = randomBytes(16).toString('hex');
+    const legacy: LegacySession = { id, session: {}, lastSeen: Date.now(), streams: new Set(), detach: () => {} };
+    legacy.session.notify = (msg) => this.push(legacy, msg);
+    legacy.detach = this.options.core.attach(legacy.session);
+    this.sessions.set(id, legacy);
+    return legacy;
+  }
+
+  private push(legacy: LegacySession, message: JsonRpcMessage): void {
+    const bytes = sseEvent(message);
+    for (const c of legacy.streams) {
+      try {
+        c.enqueue(bytes);
+      } catch {
+        legacy.streams.delete(c);
+      }
+    }
+  }
+
+  private modernHeader(req: Request): boolean {
+    const v = req.headers.get('mcp-protocol-version');
+    return v !== null && (MODERN_VERSIONS as readonly string[]).includes(v);
+  }
+
+  /** Legacy server-to-client SSE stream of a session: heartbeats, list changes, resource updates. */
+  private get(req: Request): Response {
+    if (this.modernHeader(req)) return json(405, { error: 'GET /mcp is not part of MCP 2026-07-28: use subscriptions/listen' }, { allow: 'POST' });
+    const sessionId = req.headers.get('mcp-session-id');
+    if (sessionId === null) return json(400, { error: 'GET /mcp needs the Mcp-Session-Id header from initialize' });
+    const legacy = this.sessions.get(sessionId);
+    if (!legacy) return json(404, { error: `Session not found: ${sessionId}` });
+    legacy.lastSeen = Date.now();
+    let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const end = () => {
+      if (controllerRef) legacy.streams.delete(controllerRef);
+      this.openStreams.delete(end);
+      try {
+        controllerRef?.close();
+      } catch {
+        // already closed
+      }
+    };
+    this.openStreams.add(end);
+    req.signal.addEventListener('abort', end, { once: true });
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        controllerRef = controller;
+        legacy.streams.add(controller);
+        controller.enqueue(encoder.encode(': connected\n\n'));
+      },
+      cancel: end,
+    });
+    return new Response(stream, { status: 200, headers: SSE_HEADERS });
+  }
+
+  private delete(req: Request): Response {
+    if (this.modernHeader(req)) return json(405, { error: 'DELETE /mcp is not part of MCP 2026-07-28 (it has no sessions)' }, { allow: 'POST' });
+    const sessionId = req.headers.get('mcp-session-id');
+    if (sessionId === null) return json(400, { error: 'DELETE /mcp needs the Mcp-Session-Id header' });
+    const legacy = this.sessions.get(sessionId);
+    if (!legacy) return json(404, { error: `Session not found: ${sessionId}` });
+    this.drop(legacy);
+    return new Response(null, { status: 204 });
+  }
+
+  private drop(legacy: LegacySession): void {
+    this.sessions.delete(legacy.id);
+    legacy.detach();
+    this.options.hub.unsubscribe(legacy);
+    for (const c of legacy.streams) {
+      try {
+        c.close();
+      } catch {
+        // already closed
+      }
+    }
+    legacy.streams.clear();
+  }
+
+  private reap(idleMs: number): void {
+    const cutoff = Date.now() - idleMs;
+    for (const legacy of [...this.sessions.values()]) if (legacy.lastSeen < cutoff && legacy.streams.size === 0) this.drop(legacy);
+  }
+
+  private beat(): void {
+    const ping = encoder.encode(': ping\n\n');
+    for (const legacy of this.sessions.values()) {
+      for (const c of legacy.streams) {
+        try {
+          c.enqueue(ping);
+        } catch {
+          legacy.streams.delete(c);
+        }
+      }
+    }
+  }
+}

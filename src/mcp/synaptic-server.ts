@@ -1,0 +1,106 @@
+import { appendFileSync } from 'node:fs';
+import type { Core } from '../core/index.ts';
+import { warmTokenizer } from '../query/budget.ts';
+import { coreTraversal } from '../query/core-traversal.ts';
+import { realRoot } from '../query/source.node.ts';
+import { createCompletions } from './completions.ts';
+import { Freshener } from './freshen.ts';
+import { INSTRUCTIONS } from './instructions.ts';
+import { LiveGraph } from './live-graph.ts';
+import { createPrompts } from './prompts.ts';
+import { createGraphResources } from './resources.ts';
+import { McpCore } from './server.ts';
+import type { ToolProvider } from './tool.ts';
+import { CONCISE_DEFAULTS, NORMAL_DEFAULTS, type GraphToolContext } from './tools/context.ts';
+import { createIgraphTools } from './tools/igraph/index.ts';
+import { createGraphTools } from './tools/index.ts';
+
+export interface SynapticServerOptions {
+  /** Path of graph.json. */
+  graphPath: string;
+  /** The get_source / search_text jail (default: the directory above synaptic-out/). */
+  sourceRoot?: string;
+  concise?: boolean;
+  /** `igraph` adds the igraph-compatible tools. */
+  profile?: 'igraph';
+  /** The WASM core for traversals (falls back to the TypeScript walks when absent). */
+  core?: Core;
+  /** More tool providers (memory, vault), listed after the graph tools. */
+  providers?: ToolProvider[];
+  /** JSONL file for query_graph records (SYNAPTIC_QUERY_LOG). */
+  queryLog?: string;
+  name: string;
+  version: string;
+  log: (line: string) => void;
+  /** Watch the graph file for hot reload (default true). */
+  watch?: boolean;
+  /**
+   * Repository root to keep fresh: before answering, a debounced staleness check against the
+   * manifest re-extracts changed files. Omit to serve the graph as it is.
+   */
+  freshenRoot?: string;
+}
+
+export interface SynapticServer {
+  core: McpCore;
+  live: LiveGraph;
+  close(): Promise<void>;
+}
+
+/**
+ * Compose the whole Synaptic MCP server, transport-free: load the graph, build the graph tools,
+ * resources, prompts and completions, and return the McpCore that stdio (and HTTP) feed messages to.
+ */
+export async function createSynapticServer(options: SynapticServerOptions): Promise<SynapticServer> {
+  const live = await LiveGraph.open({
+    graphPath: options.graphPath,
+    traversal: options.core ? coreTraversal(options.core) : undefined,
+    log: options.log,
+    watch: options.watch,
+  });
+  const freshener = options.freshenRoot
+    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: () => live.reloadIfChanged() })
+    : undefined;
+  const engine = async () => {
+    if (freshener) await freshener.check();
+    return live.acquire();
+  };
+  const ctx: GraphToolContext = {
+    engine,
+    sourceRoot: realRoot(options.sourceRoot),
+    defaults: options.concise ? CONCISE_DEFAULTS : NORMAL_DEFAULTS,
+    graphPath: options.graphPath,
+    logQuery: options.queryLog
+      ? (record) => {
+          try {
+            appendFileSync(options.queryLog!, JSON.stringify(record) + '\n');
+          } catch (err) {
+            options.log(`[synaptic] warning: cannot append to SYNAPTIC_QUERY_LOG ${options.queryLog}: ${String(err)}`);
+          }
+        }
+      : undefined,
+  };
+  const providers: ToolProvider[] = [createGraphTools(ctx)];
+  if (options.profile === 'igraph') providers.push(createIgraphTools(ctx));
+  providers.push(...(options.providers ?? []));
+  const core = new McpCore({
+    name: options.name,
+    version: options.version,
+    instructions: INSTRUCTIONS,
+    providers,
+    resources: createGraphResources(engine, options.graphPath),
+    prompts: createPrompts(),
+    complete: createCompletions(() => live.engine),
+    log: options.log,
+  });
+  // The exact-cut tokenizer is only needed for oversized answers: load it off the startup path.
+  setTimeout(() => warmTokenizer(), 2000).unref?.();
+  return {
+    core,
+    live,
+    async close() {
+      live.close();
+      for (const p of providers) await p.close?.();
+    },
+  };
+}

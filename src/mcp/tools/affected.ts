@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
+import { toolResult, type ToolDefinition } from '../tool.ts';
+import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { nodeLine, sanitizedCandidates, unresolvedText } from './format.ts';
+
+const input = z.object({
+  label: z.string().min(1).describe('The symbol to start from (label, bare name, id, file, or name@file).'),
+  depth: z.number().int().optional().describe('Maximum hops to walk backward. Default 3, clamped to 1..16.'),
+  relations: z.array(z.string()).optional().describe('Edge relations to follow (default: the structural-impact set: calls, references, imports, inherits, implements, uses, ... plus cross-language relations).'),
+  limit: z.number().int().min(1).optional().describe('Max dependents listed in the text (default 50; 20 with --concise). The structured mirror is capped at 1000.'),
+});
+
+const output = z.looseObject({
+  seed: z.string(),
+  seed_qualified: z.string(),
+  resolved: z.boolean(),
+  affected: z.array(z.looseObject({ label: z.string(), qualified: z.string(), depth: z.number(), via_relation: z.string() })),
+  total: z.number(),
+  truncated: z.boolean(),
+  by_depth: z.record(z.string(), z.number()),
+  aggregated_over_members: z.number().optional(),
+  ambiguous: z.boolean().optional(),
+  found: z.boolean().optional(),
+  candidates: z.array(z.looseObject({})).optional(),
+});
+
+const STRUCTURED_CAP = 1000;
+
+/** affected: reverse-impact blast radius of a symbol. */
+export function createAffectedTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
+  return {
+    name: 'affected',
+    title: 'Blast radius (reverse impact)',
+    description:
+      'What depends on X / what breaks if I change it: the nodes that transitively depend on a symbol, walking impact edges backward (default depth 3). ' +
+      'Each hit shows its hop count and the relation it was reached through. A class folds in its members. Use this, not god_nodes degree, for change risk.',
+    inputSchema: input,
+    outputSchema: output,
+    annotations: READ_ONLY,
+    async handler(args) {
+      const engine = await ctx.engine();
+      const res = engine.resolve(args.label);
+      if (res.status !== 'found') {
+        return toolResult(unresolvedText(res), {
+          seed: sanitize(args.label),
+          seed_qualified: '',
+          resolved: false,
+          affected: [],
+          total: 0,
+          truncated: false,
+          by_depth: {},
+          ...(res.status === 'ambiguous' ? { ambiguous: true, candidates: sanitizedCandidates(res.candidates) } : { found: false }),
+        });
+      }
+      const v = res.node;
+      const depth = Math.max(1, Math.min(16, args.depth ?? 3));
+      const { hits, foldedMembers, byDepth } = engine.affected(v, depth, args.relations);
+      const seed = sanitize(engine.ix.label(v));
+      const limit = args.limit ?? ctx.defaults.listLimit;
+      const lines: string[] = [];
+      if (foldedMembers) lines.push(`${seed} is a ${sanitize(engine.ix.node(v).kind, 30)} with ${foldedMembers} members; impact is aggregated across the class and its members`);
+      lines.push(`${hits.length} nodes depend on ${seed} (<= ${depth} hops):`);
+      for (const h of hits.slice(0, limit)) lines.push(`  [${h.depth}] via ${sanitizeRelation(h.via)}: ${nodeLine(engine, h.node)}`);
+      if (hits.length > limit) lines.push(`  +${hits.length - limit} more (raise limit, or lower depth)`);
+      if (!hits.length) {
+        const caveat = engine.dynamicCaveat(v);
+        lines.push(caveat ? `  (none; ${caveat})` : '  (no static dependents within that depth)');
+      }
+      const structured: Record<string, unknown> = {
+        seed,
+        seed_qualified: sanitize(engine.qualified(v), 400),
+        resolved: true,
+        affected: hits.slice(0, STRUCTURED_CAP).map((h) => ({
+          label: sanitize(engine.ix.label(h.node)),
+          qualified: sanitize(engine.qualified(h.node), 400),
+          depth: h.depth,
+          via_relation: sanitizeRelation(h.via),
+        })),
+        total: hits.length,
+        truncated: hits.length > STRUCTURED_CAP,
+        by_depth: byDepth,
+      };
+      if (foldedMembers) structured.aggregated_over_members = foldedMembers;
+      return toolResult(lines.join('\n'), structured);
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { sanitize } from '../../query/sanitize.ts';
+import { globToRegExp } from '../../query/source.node.ts';
+import { toolResult, type ToolDefinition } from '../tool.ts';
+import { READ_ONLY, type GraphToolContext } from './context.ts';
+
+const input = z.object({
+  repo: z.string().optional().describe('Restrict to one federated member.'),
+  path_glob: z.string().optional().describe('Only sites in files matching this glob, e.g. **/*.ts.'),
+  kind: z.enum(['reflection', 'dynamic_import', 'eval']).optional().describe('Only this kind of site.'),
+  target: z.string().optional().describe('Only sites that could reach this symbol: sites whose literal key names it, plus opaque sites in a file that defines it.'),
+  max_results: z.number().int().min(1).max(1000).optional().describe('Sites to return before truncation. Default 30 (20 with --concise), max 1000.'),
+});
+const output = z.looseObject({
+  total: z.number(),
+  truncated: z.boolean(),
+  sites: z.array(z.looseObject({ repo: z.string().optional(), file: z.string(), line: z.number(), kind: z.string(), key: z.string().optional(), host: z.string() })),
+});
+
+/** dynamic_hazards: reflection / dynamic-dispatch sites static analysis cannot follow. */
+export function createDynamicHazardsTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
+  return {
+    name: 'dynamic_hazards',
+    title: 'Dynamic-dispatch hazards',
+    description:
+      'List the reflection / dynamic-dispatch sites (by-name lookups, eval, dynamic import()) recorded in the graph: a symbol reached only that way has no static dependents, ' +
+      'so check here before reading "0 callers" as dead code. Filter by repo, path_glob, kind or target.',
+    inputSchema: input,
+    outputSchema: output,
+    annotations: READ_ONLY,
+    async handler(args) {
+      const engine = await ctx.engine();
+      let sites = engine.dynamicSites();
+      if (args.repo) sites = sites.filter((s) => s.repo === args.repo);
+      if (args.kind) sites = sites.filter((s) => s.kind === args.kind);
+      if (args.path_glob) {
+        const re = globToRegExp(args.path_glob);
+        sites = sites.filter((s) => re.test(s.file));
+      }
+      if (args.target) {
+        const t = engine.resolve(args.target);
+        const name = t.status === 'found' ? engine.ix.label(t.node).replace(/^.*[.:#]/, '') : args.target;
+        const files = new Set<string>();
+        if (t.status === 'found' && engine.ix.node(t.node).source_file) files.add(String(engine.ix.node(t.node).source_file));
+        sites = sites.filter((s) => (s.key !== undefined && s.key === name) || (s.key === undefined && files.has(s.file)));
+      }
+      const max = args.max_results ?? ctx.defaults.hazardLimit;
+      const shown = sites.slice(0, max).map((s) => ({
+        ...(s.repo !== undefined ? { repo: sanitize(s.repo) } : {}),
+        file: sanitize(s.file),
+        line: s.line,
+        kind: s.kind,
+        ...(s.key !== undefined ? { key: sanitize(s.key) } : {}),
+        host: sanitize(s.host),
+      }));
+      const all = engine.dynamicSites().length;
+      const lines = [`${sites.length} dynamic-dispatch site(s)${sites.length !== all ? ` (of ${all})` : ''}:`];
+      for (const s of shown) lines.push(`  ${s.repo ? `[${s.repo}] ` : ''}${s.file}:${s.line} ${s.kind} ${s.key !== undefined ? `"${s.key}"` : '(opaque)'} in ${s.host}`);
+      if (sites.length > shown.length) lines.push(`  +${sites.length - shown.length} more (narrow with repo / path_glob / kind / target)`);
+      if (!sites.length) lines.push(all ? '  (none match the filters)' : '  (the extractor recorded no reflection, eval or dynamic import sites)');
+      return toolResult(lines.join('\n'), { total: sites.length, truncated: sites.length > shown.length, sites: shown });
+    },
+  };
+}

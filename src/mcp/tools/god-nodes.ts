@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { QueryEngine } from '../../query/engine.ts';
+import { sanitize } from '../../query/sanitize.ts';
+import { toolResult, type ToolDefinition } from '../tool.ts';
+import { READ_ONLY, type GraphToolContext } from './context.ts';
+
+const input = z.object({
+  top_n: z.number().int().min(1).optional().describe('How many hubs to return (default 10; 6 with --concise), capped at 200 per page.'),
+  offset: z.number().int().min(0).optional().describe('Hubs to skip before the page (absolute rank is kept). Default 0.'),
+});
+const output = z.looseObject({
+  god_nodes: z.array(z.looseObject({ label: z.string(), degree: z.number(), id: z.string(), test_count: z.number() })),
+});
+
+/** The god-node page (shared with the synaptic://god-nodes resource). */
+export function godNodesPage(engine: QueryEngine, topN: number, offset: number): { text: string; structured: Record<string, unknown> } {
+  const ranked = engine.godNodes();
+  const n = Math.min(200, topN);
+  const page = ranked.slice(offset, offset + n);
+  const rows = page.map((v) => ({ label: sanitize(engine.ix.label(v)), degree: engine.ix.degree[v]!, id: sanitize(engine.ix.node(v).id, 400), test_count: engine.testCount(v) }));
+  const lines = [`God nodes (most connected; degree counts every edge including members, so it measures size/centrality, not dependence; use affected for blast radius):`];
+  rows.forEach((r, i) => lines.push(`  ${offset + i + 1}. ${r.label} - ${r.degree} connections, ${r.test_count} test(s)${r.test_count === 0 ? ' (untested hub)' : ''}`));
+  if (!rows.length) lines.push('  (no nodes in this range)');
+  else if (offset + n < ranked.length) lines.push(`  (page ${offset + 1}-${offset + rows.length} of ${ranked.length}; pass offset=${offset + n} for more)`);
+  return { text: lines.join('\n'), structured: { god_nodes: rows } };
+}
+
+/** god_nodes: the most-connected nodes with their test reach. */
+export function createGodNodesTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
+  return {
+    name: 'god_nodes',
+    title: 'God nodes (hubs)',
+    description:
+      'The most-connected nodes (highest total degree) with how many tests transitively exercise each; a hub with 0 tests is an untested high-blast-radius symbol. ' +
+      'Degree measures structural size, not incoming dependence: use affected for "what breaks if I change X".',
+    inputSchema: input,
+    outputSchema: output,
+    annotations: READ_ONLY,
+    async handler(args) {
+      const { text, structured } = godNodesPage(await ctx.engine(), args.top_n ?? ctx.defaults.topN, args.offset ?? 0);
+      return toolResult(text, structured);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { ToolDefinition, ToolProvider } from '../tool.ts';
+import { createAffectedTool } from './affected.ts';
+import type { GraphToolContext } from './context.ts';
+import { createFindCalleesTool } from './find-callees.ts';
+import { createFindCallersTool } from './find-callers.ts';
+import { createFindReferencesTool } from './find-references.ts';
+import { createGetNeighborsTool } from './get-neighbors.ts';
+import { createGetNodeTool } from './get-node.ts';
+import { createGetSourceTool } from './get-source.ts';
+import { createGodNodesTool } from './god-nodes.ts';
+import { createGraphStatsTool } from './graph-stats.ts';
+import { createQueryGraphTool } from './query-graph.ts';
+import { createShortestPathTool } from './shortest-path.ts';
+import { createSearchTextTool } from './search-text.ts';
+import { createGetCommunityTool } from './get-community.ts';
+import { createListReposTool } from './list-repos.ts';
+import { createRepoStatsTool } from './repo-stats.ts';
+import { createDynamicHazardsTool } from './dynamic-hazards.ts';
+import { createDescribeNodeTool } from './describe-node.ts';
+
+/** The graph tools in tools/list order. */
+export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
+  return [
+    createQueryGraphTool(ctx),
+    createGetNodeTool(ctx),
+    createGetSourceTool(ctx),
+    createGetNeighborsTool(ctx),
+    createGetCommunityTool(ctx),
+    createGodNodesTool(ctx),
+    createGraphStatsTool(ctx),
+    createListReposTool(ctx),
+    createRepoStatsTool(ctx),
+    createShortestPathTool(ctx),
+    createAffectedTool(ctx),
+    createFindCallersTool(ctx),
+    createFindCalleesTool(ctx),
+    createFindReferencesTool(ctx),
+    createSearchTextTool(ctx),
+    createDynamicHazardsTool(ctx),
+    createDescribeNodeTool(ctx),
+  ] as ToolDefinition[];
+}
+
+/** The graph tool provider (static list). */
+export function createGraphTools(ctx: GraphToolContext): ToolProvider {
+  const tools = graphTools(ctx);
+  return { tools: () => tools };
+}

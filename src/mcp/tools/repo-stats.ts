@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { sanitize } from '../../query/sanitize.ts';
+import { toolResult, type ToolDefinition } from '../tool.ts';
+import { READ_ONLY, type GraphToolContext } from './context.ts';
+
+const input = z.object({ repo: z.string().min(1).describe('The repo tag (from list_repos).') });
+
+/** repo_stats: node and edge counts for one federated member. */
+export function createRepoStatsTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
+  return {
+    name: 'repo_stats',
+    title: 'Repo statistics',
+    description: 'Node and edge counts for one federated member (a repo tag from list_repos).',
+    inputSchema: input,
+    annotations: READ_ONLY,
+    async handler({ repo }) {
+      const engine = await ctx.engine();
+      const repos = engine.repos();
+      const r = repos.find((x) => x.repo === repo);
+      if (!r) {
+        const known = repos.length ? ` (repos: ${repos.map((x) => sanitize(x.repo)).join(', ')})` : ' (this is a single-repo graph)';
+        return toolResult(`No nodes for repo ${sanitize(repo)}${known}`);
+      }
+      return toolResult(`Repo ${sanitize(repo)}: ${r.nodes} nodes, ${r.edges} edges`);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
+import { toolResult, type ToolDefinition } from '../tool.ts';
+import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { unresolvedText } from './format.ts';
+
+const input = z.object({
+  source: z.string().min(1).describe('Start node (label, bare name, id, file, or name@file).'),
+  target: z.string().min(1).describe('End node.'),
+  max_hops: z.number().int().min(1).max(64).optional().describe('Hop limit. Default 8.'),
+});
+
+/** shortest_path: shortest undirected connection between two nodes, edge directions preserved. */
+export function createShortestPathTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
+  return {
+    name: 'shortest_path',
+    title: 'Shortest path',
+    description:
+      'How are A and B connected: the shortest undirected connection between two nodes, each node as a copy-ready label@file and each arrow in its stored direction ' +
+      '(a backward arrow means "connected through this edge", not a forward call chain). Reports unresolved endpoints, same node, or no path within max_hops (default 8).',
+    inputSchema: input,
+    annotations: READ_ONLY,
+    async handler(args) {
+      const engine = await ctx.engine();
+      const a = engine.resolve(args.source);
+      if (a.status !== 'found') return toolResult(`Source: ${unresolvedText(a)}`);
+      const b = engine.resolve(args.target);
+      if (b.status !== 'found') return toolResult(`Target: ${unresolvedText(b)}`);
+      const q = (v: number) => sanitize(engine.qualified(v), 400);
+      if (a.node === b.node) return toolResult(`Source and target resolve to the same node: ${q(a.node)}`);
+      const maxHops = args.max_hops ?? 8;
+      const steps = engine.shortestPath(a.node, b.node, maxHops);
+      if (!steps) return toolResult(`No path between ${q(a.node)} and ${q(b.node)} within ${maxHops} hops (raise max_hops, or they are in disconnected parts of the graph)`);
+      const parts = [q(a.node)];
+      for (const s of steps) {
+        const rel = sanitizeRelation(engine.ix.relName(s.edge));
+        parts.push(s.forward ? ` --${rel}--> ${q(s.to)}` : ` <--${rel}-- ${q(s.to)}`);
+      }
+      return toolResult(`Path (${steps.length} hop${steps.length === 1 ? '' : 's'}):\n${parts.join('')}`);
+    },
+  };
+}

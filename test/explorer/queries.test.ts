@@ -1,0 +1,161 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { Core } from '../../src/core/index.ts';
+import type { GraphDocument, GraphLink, GraphNode } from '../../src/graph/model.ts';
+import { GraphIndex } from '../../src/query/graph-index.ts';
+import { IMPACT_MASK } from '../../src/query/relations.ts';
+import { TsTraversal } from '../../src/query/traversal.ts';
+import { ExplorerGraph } from '../../src/explorer/queries.ts';
+
+// The explorer's computations run on the WASM core; here they are checked against the query
+// engine's plain TypeScript traversals on random graphs.
+
+let core: Core;
+before(async () => {
+  core = await Core.load();
+});
+
+const RELS = ['calls', 'references', 'imports', 'contains', 'inherits'];
+
+function doc(n: number, edges: [number, number, number][]): GraphDocument {
+  const nodes: GraphNode[] = Array.from({ length: n }, (_, i) => ({
+    id: `f${i % 3}.ts#n${i}`, label: `n${i}`, file_type: 'code', source_file: `f${i % 3}.ts`, source_location: `L${i + 1}`,
+    kind: 'function', community: i % 2,
+  }));
+  const links: GraphLink[] = edges.map(([s, t, r]) => ({
+    source: nodes[s]!.id, target: nodes[t]!.id, relation: RELS[r]!, confidence: 'EXTRACTED', confidence_score: 1, source_file: nodes[s]!.source_file, source_location: 'L1',
+  }));
+  return { directed: true, multigraph: true, graph: {}, nodes, links, hyperedges: [], built_at_commit: null };
+}
+
+/** Hop distances from s (-1 unreachable), following edges forward, or both ways when undirected. */
+function bfsDistance(ix: GraphIndex, s: number, undirected: boolean): Int32Array {
+  const dist = new Int32Array(ix.n).fill(-1);
+  dist[s] = 0;
+  const queue = [s];
+  for (let q = 0; q < queue.length; q++) {
+    const u = queue[q]!;
+    for (let e = 0; e < ix.m; e++) {
+      const steps: [number, number][] = [[ix.g.src[e]!, ix.g.dst[e]!]];
+      if (undirected) steps.push([ix.g.dst[e]!, ix.g.src[e]!]);
+      for (const [x, y] of steps) {
+        if (x === u && dist[y] === -1) {
+          dist[y] = dist[u]! + 1;
+          queue.push(y);
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+const arbGraph = fc.integer({ min: 1, max: 30 }).chain((n) =>
+  fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), fc.nat(RELS.length - 1)), { maxLength: 90 })));
+
+function explorer(d: GraphDocument): { eg: ExplorerGraph; ix: GraphIndex; free: () => void } {
+  const ix = new GraphIndex(d);
+  const g = core.graph({ n: ix.n, src: ix.g.src, dst: ix.g.dst, rel: ix.g.rel });
+  return { eg: new ExplorerGraph(ix, g), ix, free: () => g.free() };
+}
+
+test('impact() matches the TypeScript reverse walk, grouped by depth', () => {
+  fc.assert(fc.property(arbGraph, fc.nat(), fc.integer({ min: 1, max: 4 }), ([n, edges], seed, k) => {
+    const { eg, ix, free } = explorer(doc(n, edges));
+    try {
+      const v = seed % n;
+      const got = eg.impact(v, k);
+      const ref = new TsTraversal(ix).reverseReach([v], k, IMPACT_MASK);
+      const want = new Map<number, number>();
+      ref.nodes.forEach((u, i) => want.set(u, ref.depth[i]!));
+      want.delete(v);
+      assert.equal(got.total, want.size);
+      got.byDepth.forEach((level, d) => level.forEach((h) => assert.equal(want.get(h.node), d + 1)));
+    } finally {
+      free();
+    }
+  }), { numRuns: 150 });
+});
+
+test('path() returns a shortest chain of real edges, directed before undirected', () => {
+  fc.assert(fc.property(arbGraph, fc.nat(), fc.nat(), ([n, edges], a, b) => {
+    const { eg, ix, free } = explorer(doc(n, edges));
+    try {
+      const s = a % n;
+      const t = b % n;
+      const p = eg.path(s, t);
+      const directed = bfsDistance(ix, s, false)[t]!;
+      const undirected = bfsDistance(ix, s, true)[t]!;
+      if (directed >= 0 && directed <= 12) {
+        assert.ok(p && p.directed);
+        assert.equal(p.hops.length, directed);
+        p.hops.forEach((h) => assert.equal(h.reversed, false));
+      } else if (undirected >= 0 && undirected <= 12) {
+        assert.ok(p && !p.directed);
+        assert.equal(p.hops.length, undirected);
+      } else {
+        assert.equal(p, null);
+      }
+      if (p) {
+        assert.equal(p.nodes[0], s);
+        assert.equal(p.nodes.at(-1), t);
+        p.hops.forEach((h, i) => {
+          const [x, y] = h.reversed ? [p.nodes[i + 1]!, p.nodes[i]!] : [p.nodes[i]!, p.nodes[i + 1]!];
+          assert.equal(ix.g.src[h.edge], x);
+          assert.equal(ix.g.dst[h.edge], y);
+        });
+      }
+    } finally {
+      free();
+    }
+  }), { numRuns: 150 });
+});
+
+test('neighbourhood() holds the centre, only nodes within the hops, and respects the cap', () => {
+  fc.assert(fc.property(arbGraph, fc.nat(), fc.integer({ min: 1, max: 2 }), fc.integer({ min: 1, max: 10 }), ([n, edges], a, hops, cap) => {
+    const { eg, ix, free } = explorer(doc(n, edges));
+    try {
+      const v = a % n;
+      const nb = eg.neighbourhood(v, hops, cap);
+      assert.equal(nb.nodes[0], v);
+      assert.ok(nb.nodes.length <= cap);
+      // Undirected BFS reference.
+      const dist = new Map<number, number>([[v, 0]]);
+      let frontier = [v];
+      for (let d = 1; d <= hops; d++) {
+        const next: number[] = [];
+        for (const u of frontier) {
+          for (let e = 0; e < ix.m; e++) {
+            for (const [x, y] of [[ix.g.src[e]!, ix.g.dst[e]!], [ix.g.dst[e]!, ix.g.src[e]!]] as const) {
+              if (x === u && !dist.has(y)) {
+                dist.set(y, d);
+                next.push(y);
+              }
+            }
+          }
+        }
+        frontier = next;
+      }
+      assert.equal(nb.reached, dist.size);
+      for (const u of nb.nodes) assert.ok(dist.has(u));
+      const shown = new Set(nb.nodes);
+      for (const e of nb.edges) assert.ok(shown.has(ix.g.src[e]!) && shown.has(ix.g.dst[e]!));
+    } finally {
+      free();
+    }
+  }), { numRuns: 150 });
+});
+
+test('callers() and callees() list call-like edges only, and communityOverview() counts cross edges', () => {
+  const d = doc(4, [[0, 1, 0], [2, 1, 1], [3, 1, 3], [1, 0, 2]]);
+  const { eg, free } = explorer(d);
+  try {
+    assert.deepEqual(eg.callers(1).map((r) => [r.other, r.relation]), [[0, 'calls'], [2, 'references']]);
+    assert.deepEqual(eg.callees(1), []);
+    const overview = eg.communityOverview(10);
+    assert.deepEqual(overview.communities.map((c) => c.size), [2, 2]);
+    assert.deepEqual(overview.links, [{ a: 0, b: 1, weight: 3 }]); // 3->1 stays inside community 1
+  } finally {
+    free();
+  }
+});

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { extractFileFacts } from '../../src/extract/file-facts.ts';
+import { linkSources } from './lang-harness.ts';
+
+test('extractFileFacts() TypeScript definitions: kinds, ids, signature, doc, visibility', async () => {
+  const f = await extractFileFacts({
+    path: 'src/a.ts', language: 'typescript',
+    source: `/** Routes requests. */\nexport class Router extends Base implements I {\n  private db: Db;\n  constructor(private ctx: Ctx) { super(); }\n  add(path: string, h?: Handler): Router { return this; }\n}\ninterface I { m(a: number): void }\ntype A = string;\nenum E { X }\nexport const f = async (x: number): Promise<void> => {};\nfunction g(a = 1) {}\nfunction g2() {}\n`,
+  });
+  const by = new Map(f.symbols.map((s) => [s.id, s]));
+  assert.equal(by.get('src/a.ts#Router')?.kind, 'class');
+  assert.equal(by.get('src/a.ts#Router')?.doc, 'Routes requests.');
+  assert.equal(by.get('src/a.ts#Router.constructor')?.kind, 'constructor');
+  const add = by.get('src/a.ts#Router.add')!;
+  assert.equal(add.kind, 'method');
+  assert.deepEqual(add.signature?.params, [{ name: 'path', type: 'string' }, { name: 'h', type: 'Handler', optional: true }]);
+  assert.equal(add.signature?.returns, 'Router');
+  assert.equal(by.get('src/a.ts#I')?.kind, 'interface');
+  assert.equal(by.get('src/a.ts#I.m')?.kind, 'method');
+  assert.equal(by.get('src/a.ts#A')?.kind, 'type_alias');
+  assert.equal(by.get('src/a.ts#E')?.kind, 'enum');
+  assert.equal(by.get('src/a.ts#f')?.kind, 'function');
+  assert.equal(by.get('src/a.ts#f')?.exported, true);
+  assert.equal(by.get('src/a.ts#g')?.visibility, 'internal');
+  assert.deepEqual(by.get('src/a.ts#Router')?.bases?.map((b) => `${b.relation} ${b.name.join('.')}`), ['extends Base', 'implements I']);
+});
+
+test('extractFileFacts() node ids are stable under edits elsewhere and overloads get ~2', async () => {
+  const a = await extractFileFacts({ path: 'x.ts', language: 'typescript', source: 'function f(a: string): void;\nfunction f(a: any) {}\nclass C { m() {} }' });
+  const b = await extractFileFacts({ path: 'x.ts', language: 'typescript', source: '// header\n\nfunction f(a: string): void;\nfunction f(a: any) {}\nfunction extra() {}\nclass C { m() { extra() } }' });
+  assert.deepEqual(a.symbols.map((s) => s.id), ['x.ts#f', 'x.ts#f~2', 'x.ts#C', 'x.ts#C.m']);
+  for (const id of a.symbols.map((s) => s.id)) assert.ok(b.symbols.some((s) => s.id === id), id);
+});
+
+test('linkGraph() resolves imports, namespace imports, default imports and barrels', async () => {
+  const g = await linkSources({
+    'src/util.ts': 'export function f() {}\nexport default function d() {}\n',
+    'src/index.ts': "export { f as g } from './util';\nexport * from './more';\n",
+    'src/more.ts': 'export const h = () => 1;\n',
+    'src/main.ts': "import * as util from './util';\nimport d from './util';\nimport { g, h } from './index';\nexport function run() { util.f(); d(); g(); h(); }\n",
+  });
+  const calls = g.edges('calls');
+  for (const t of ['src/util.ts#f', 'src/util.ts#d', 'src/more.ts#h']) assert.ok(calls.includes(`src/main.ts#run -> ${t}`), t);
+  assert.equal(g.confidence('src/main.ts#run', 'src/util.ts#f'), 'EXTRACTED');
+  assert.ok(g.edges('imports').includes('src/main.ts -> src/util.ts'));
+  assert.ok(g.edges('re_exports').includes('src/index.ts -> src/util.ts'));
+  assert.ok(g.edges('imports_from').includes('src/main.ts -> src/more.ts#h'));
+});
+
+test('linkGraph() resolves this, inherited methods, constructor receivers, annotations and return types', async () => {
+  const g = await linkSources({
+    'src/base.ts': 'export class Base { log() {} }\n',
+    'src/router.ts': "import { Base } from './base';\nexport class Router extends Base {\n  add() { this.log(); this.inner(); }\n  inner() {}\n}\nexport function make(): Router { return new Router(); }\n",
+    'src/ctx.ts': 'export class Context { json() {} }\n',
+    'src/app.ts': "import { Router, make } from './router';\nimport type { Context } from './ctx';\nexport function app() { const r = new Router(); r.add(); make().inner(); }\nexport const h = (c: Context) => c.json();\nclass Svc { constructor(private readonly router: Router) {}\n  go() { this.router.add(); } }\n",
+  });
+  const calls = g.edges('calls');
+  for (const e of [
+    'src/router.ts#Router.add -> src/base.ts#Base.log', 'src/router.ts#Router.add -> src/router.ts#Router.inner',
+    'src/app.ts#app -> src/router.ts#Router.add', 'src/app.ts#app -> src/router.ts#Router.inner',
+    'src/app.ts#h -> src/ctx.ts#Context.json', 'src/app.ts#Svc.go -> src/router.ts#Router.add',
+  ]) assert.ok(calls.includes(e), e);
+  assert.equal(g.confidence('src/app.ts#app', 'src/router.ts#Router.add'), 'INFERRED');
+  assert.ok(g.edges('instantiates').includes('src/app.ts#app -> src/router.ts#Router'));
+  assert.ok(g.edges('extends').includes('src/router.ts#Router -> src/base.ts#Base'));
+  assert.ok(g.edges('references').includes('src/app.ts#h -> src/ctx.ts#Context'));
+});
+
+test('linkGraph() follows tsconfig paths and workspace packages', async () => {
+  const g = await linkSources({
+    'packages/core/src/index.ts': 'export function core() {}\n',
+    'src/lib/x.ts': 'export function x() {}\n',
+    'src/main.ts': "import { core } from '@acme/core';\nimport { x } from '@/lib/x';\nexport function m() { core(); x(); }\n",
+  }, {
+    'tsconfig.json': '{ // comment\n "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["src/*"] }, } }',
+    'packages/core/package.json': '{ "name": "@acme/core", "main": "dist/index.js" }',
+  });
+  const calls = g.edges('calls');
+  assert.ok(calls.includes('src/main.ts#m -> packages/core/src/index.ts#core'));
+  assert.ok(calls.includes('src/main.ts#m -> src/lib/x.ts#x'));
+});
+
+test('linkGraph() local bindings shadow outer names; unknown calls are counted, not guessed', async () => {
+  const g = await linkSources({
+    'a.ts': 'function update() {}\nexport function f(update: () => void) { update(); }\nexport function k() { const [a, update2] = [1, 2]; mystery(); }\n',
+  });
+  assert.ok(!g.edges('calls').includes('a.ts#f -> a.ts#update'));
+  assert.equal(g.unresolvedCalls['a.ts'], 2);
+});
+
+test('linkGraph() records hazards and a dynamic_ref for a string key naming a unique symbol', async () => {
+  const g = await linkSources({
+    'h.ts': "export function target() {}\nexport function run(o: any, k: string) { o['target'](); o[k](); eval('1'); import('./x'); Reflect.apply(o, null, []); }\n",
+  });
+  assert.deepEqual(g.hazards.map((h) => h.kind).sort(), ['computed_member', 'computed_member', 'dynamic_import', 'eval', 'reflection']);
+  assert.ok(g.edges('dynamic_ref').includes('h.ts#run -> h.ts#target'));
+});
+
+test('linkGraph() adds tests edges from test files', async () => {
+  const g = await linkSources({
+    'src/sum.ts': 'export function sum() {}\n',
+    'src/sum.test.ts': "import { sum } from './sum';\ntest('s', () => { sum(); });\n",
+  });
+  assert.ok(g.edges('tests').includes('src/sum.test.ts -> src/sum.ts#sum'));
+  assert.ok(g.nodes.find((n) => n.id === 'src/sum.test.ts')?.is_test);
+});

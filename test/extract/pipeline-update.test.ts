@@ -1,0 +1,118 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { runExtract } from '../../src/extract/pipeline.node.ts';
+import { copyFixture } from './pipeline-fixture.ts';
+
+/** mulberry32: a seeded PRNG so a failure replays. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function sourceFiles(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(root, rel)).sort()) {
+    const path = rel ? `${rel}/${name}` : name;
+    if (['node_modules', 'dist', 'out', 'synaptic-out', 'drafts'].includes(name)) continue;
+    if (statSync(join(root, path)).isDirectory()) out.push(...sourceFiles(root, path));
+    else if (/\.(ts|tsx|js|py|go|rs|java|rb|php|cs|cpp)$/.test(name) && !name.endsWith('_pb.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** One random change to the tree; returns a description for the failure message. */
+function mutate(root: string, random: () => number, step: number): string {
+  const files = sourceFiles(root);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const file = pick(files);
+  const abs = join(root, file);
+  const op = pick(['append', 'append', 'flip', 'truncate', 'rename', 'delete', 'add', 'add']);
+  switch (op) {
+    case 'append': {
+      const ts = /\.(ts|tsx|js)$/.test(file);
+      const py = file.endsWith('.py');
+      const text = ts ? `\nexport function added${step}(): string {\n  return normalizePath('/x${step}');\n}\n`
+        : py ? `\n\ndef added_${step}():\n    return Dog("r{step}").speak()\n`
+          : `\n// edit ${step}\n`;
+      writeFileSync(abs, readFileSync(abs, 'utf8') + text);
+      return `append to ${file}`;
+    }
+    case 'flip': {
+      // Same size, different bytes: caught by mtime, then the content hash.
+      const text = readFileSync(abs, 'utf8');
+      const i = text.search(/[a-z]{4,}/);
+      if (i < 0) return 'noop';
+      writeFileSync(abs, text.slice(0, i) + (text[i] === 'q' ? 'r' : 'q') + text.slice(i + 1));
+      return `flip a byte in ${file}`;
+    }
+    case 'truncate': {
+      const text = readFileSync(abs, 'utf8');
+      writeFileSync(abs, text.slice(0, Math.floor(text.length * (0.3 + 0.5 * random()))));
+      return `truncate ${file}`;
+    }
+    case 'rename': {
+      const to = join(dirname(file), `renamed${step}_${file.slice(file.lastIndexOf('/') + 1)}`);
+      renameSync(abs, join(root, to));
+      return `rename ${file} -> ${to}`;
+    }
+    case 'delete':
+      rmSync(abs);
+      return `delete ${file}`;
+    default: {
+      const dir = pick(['src', 'src/core', 'src/util', 'test', 'py/zoo']);
+      mkdirSync(join(root, dir), { recursive: true });
+      const name = dir.startsWith('py') ? `extra${step}.py` : `extra${step}.ts`;
+      const body = name.endsWith('.py')
+        ? `from .animals import Dog\n\n\ndef extra_${step}():\n    return Dog("x").fetch("y")\n`
+        : `import { Router } from '${dir === 'src/core' ? './router' : dir === 'test' ? '../src/core/router' : '../core/router'}';\n`
+          + `import { splitPath } from '${dir === 'src/util' ? './strings' : dir === 'test' ? '../src/util/strings' : dir === 'src' ? './util/strings' : '../util/strings'}';\n\n`
+          + `export function extra${step}(): number {\n  const r = new Router();\n  r.add('GET', '/e', () => 'e');\n  return splitPath('/a/b').length + r.size();\n}\n`;
+      writeFileSync(join(root, dir, name), body);
+      return `add ${dir}/${name}`;
+    }
+  }
+}
+
+test('update after random edits, renames and deletions equals a fresh full extract', async () => {
+  const fx = copyFixture();
+  const random = rng(20261129);
+  try {
+    const updOut = join(fx.dir, 'out-update');
+    const first = await runExtract({ root: fx.dir, outDir: updOut, workers: 0 });
+    assert.equal(first.mode, 'full');
+    let step = 0;
+    for (let round = 0; round < 3; round++) {
+      const changes: string[] = [];
+      for (let k = 0; k < 4; k++) changes.push(mutate(fx.dir, random, ++step));
+      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
+      const fullOut = join(fx.dir, `out-full-${round}`);
+      const full = await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
+      assert.equal(upd.mode, 'update');
+      assert.ok(upd.parsed < full.parsed, `round ${round}: update re-parsed ${upd.parsed} of ${full.parsed} files`);
+      const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
+      const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
+      if (a !== b) {
+        const la = a.split('\n');
+        const lb = b.split('\n');
+        const onlyA = la.filter((l) => !lb.includes(l)).slice(0, 5);
+        const onlyB = lb.filter((l) => !la.includes(l)).slice(0, 5);
+        assert.fail(`round ${round} after [${changes.join('; ')}]: update differs from full extract\nonly in update: ${onlyA.join('\n')}\nonly in full: ${onlyB.join('\n')}`);
+      }
+      assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `round ${round}: graph.cbor differs`);
+      assert.ok(!existsSync(join(fullOut, 'graph.json.tmp')), 'no temp files left behind');
+    }
+    // A no-op update parses nothing.
+    const again = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
+    assert.equal(again.parsed, 0);
+    assert.equal(again.added + again.changed + again.deleted, 0);
+  } finally {
+    fx.cleanup();
+  }
+});

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { extractFixture, MODERN_META, RawServer, serveArgs, text } from './helpers.ts';
+
+let fx: ReturnType<typeof extractFixture>;
+let server: RawServer;
+let logDir: string;
+let logFile: string;
+
+before(async () => {
+  fx = extractFixture();
+  logDir = mkdtempSync(join(tmpdir(), 'synaptic-qlog-'));
+  logFile = join(logDir, 'queries.jsonl');
+  server = new RawServer(serveArgs(fx.graph, '--profile', 'igraph', '--concise'), { SYNAPTIC_QUERY_LOG: logFile });
+  await server.ready();
+});
+
+after(async () => {
+  await server?.close();
+  fx?.cleanup();
+  rmSync(logDir, { recursive: true, force: true });
+});
+
+function json(r: Record<string, unknown>): Record<string, any> {
+  return JSON.parse(text(r.result)) as Record<string, any>;
+}
+
+test('--profile igraph adds the four igraph tools', async () => {
+  const r = (await server.request({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_META } })) as { result: { tools: Array<{ name: string }> } };
+  const names = r.result.tools.map((t) => t.name);
+  for (const t of ['igraph_explore', 'igraph_node', 'igraph_file', 'igraph_related', 'query_graph']) assert.ok(names.includes(t), t);
+});
+
+test('igraph_explore returns ranked symbols and expanded neighbours', async () => {
+  const doc = json(await server.call(2, 'igraph_explore', { query: 'router match', topK: 3, hops: 1 }));
+  assert.equal(doc.tool, 'igraph_explore');
+  assert.equal(doc.degraded, false);
+  assert.ok(doc.result.symbols.length > 0 && doc.result.symbols.length <= 3);
+  assert.ok(doc.result.neighbors.every((n: { depth: number }) => n.depth === 1));
+  const bad = await server.call(3, 'igraph_explore', { query: 'x', topK: 99 });
+  assert.equal((bad.result as { isError: boolean }).isError, true);
+});
+
+test('igraph_node, igraph_file and igraph_related answer in the igraph shapes', async () => {
+  const node = json(await server.call(4, 'igraph_node', { name: 'createApp' }));
+  assert.equal(node.found, true);
+  assert.equal(node.detail.filePath, 'src/app.ts');
+  assert.match(node.detail.sourceCode, /function createApp/);
+  assert.ok(Array.isArray(node.detail.callees));
+  const missing = json(await server.call(5, 'igraph_node', { name: 'zzzNope' }));
+  assert.equal(missing.found, false);
+  const file = json(await server.call(6, 'igraph_file', { path: 'src/app.ts' }));
+  assert.equal(file.found, true);
+  assert.ok(file.info.nodes.some((n: { name: string }) => n.name === 'createApp'));
+  assert.equal(file.info.language, 'typescript');
+  const rel = json(await server.call(7, 'igraph_related', { name: 'handle', direction: 'callers' }));
+  assert.equal(rel.found, true);
+  assert.ok(rel.neighbors.every((n: { direction: string }) => n.direction === 'caller'));
+});
+
+test('--concise lowers defaults; an explicit argument still wins', async () => {
+  const g = await server.call(8, 'god_nodes', {});
+  assert.equal((g.result as { structuredContent: { god_nodes: unknown[] } }).structuredContent.god_nodes.length, 6);
+  const g2 = await server.call(9, 'god_nodes', { top_n: 8 });
+  assert.equal((g2.result as { structuredContent: { god_nodes: unknown[] } }).structuredContent.god_nodes.length, 8);
+  const src = text((await server.call(10, 'get_source', { file: 'src/app.ts' })).result);
+  assert.equal(src.split('\n').length - 1, Math.min(25, readFileSync(join(fx.repo, 'src/app.ts'), 'utf8').split('\n').filter((_, i, a) => i < a.length - 1 || a[i] !== '').length));
+});
+
+test('SYNAPTIC_QUERY_LOG appends one JSON line per query_graph call', async () => {
+  await server.call(11, 'query_graph', { question: 'context json' });
+  await server.call(12, 'query_graph', { question: 'plugin registry', full: true });
+  assert.ok(existsSync(logFile));
+  const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.equal(lines.length, 2);
+  assert.equal(lines[0]!.question, 'context json');
+  assert.equal(lines[1]!.full, true);
+  assert.equal(lines[0]!.token_budget, 800, 'concise budget');
+  assert.equal(typeof lines[0]!.ms, 'number');
+});

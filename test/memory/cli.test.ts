@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemoryStore } from '../../src/memory/store.ts';
+import { runCli } from './mcp-child.ts';
+import { tempDir } from './helpers.ts';
+
+function setup() {
+  const t = tempDir('synaptic-cli-');
+  const repo = join(t.dir, 'repo');
+  mkdirSync(join(repo, '.git'), { recursive: true });
+  const data = join(t.dir, 'data');
+  const env = { ...process.env, SYNAPTIC_DATA_DIR: data, HOME: join(t.dir, 'home'), SYNAPTIC_PROJECT_DIR: '', SYNAPTIC_BIN: 'synaptic' };
+  return { ...t, repo, data, env };
+}
+
+test('synaptic memory list/show/forget/restore/export/import work on the shared database', async () => {
+  const s = setup();
+  try {
+    const store = MemoryStore.open({ dir: s.data });
+    const v1 = store.remember({ content: 'Build with make.', source: 'user', scope: 'project', project: s.repo });
+    const v2 = store.remember({ content: 'Build with npm run build.', source: 'user', scope: 'project', project: s.repo, supersedes: [v1.id] });
+    store.close();
+    const list = await runCli(['memory', 'list', '--json'], s.env, s.repo);
+    assert.equal(list.code, 0, list.stderr);
+    assert.deepEqual(JSON.parse(list.stdout).map((m: { id: number }) => m.id), [v2.id]);
+    const show = await runCli(['memory', 'show', String(v2.id)], s.env, s.repo);
+    assert.match(show.stdout, /Build with npm run build\./);
+    assert.match(show.stdout, new RegExp(`#${v1.id} .*\\[superseded by ${v2.id}\\]`));
+    assert.equal((await runCli(['memory', 'forget', String(v2.id)], s.env, s.repo)).code, 0);
+    assert.equal(JSON.parse((await runCli(['memory', 'list', '--json'], s.env, s.repo)).stdout).length, 0);
+    assert.equal((await runCli(['memory', 'restore', String(v1.id)], s.env, s.repo)).code, 0);
+    assert.deepEqual(JSON.parse((await runCli(['memory', 'list', '--json'], s.env, s.repo)).stdout).map((m: { body: string }) => m.body), ['Build with make.']);
+    const exported = await runCli(['memory', 'export'], s.env, s.repo);
+    assert.equal(exported.stdout.trim().split('\n').length, 2);
+    const other = { ...s.env, SYNAPTIC_DATA_DIR: join(s.dir, 'other') };
+    const imported = await runCli(['memory', 'import'], other, s.repo, exported.stdout);
+    assert.match(imported.stdout, /Imported 2 memories/);
+    const missing = await runCli(['memory', 'show', '999'], s.env, s.repo);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /Cannot show memory 999/);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('synaptic data backup works online; restore refuses while a server holds the database, then succeeds', async () => {
+  const s = setup();
+  try {
+    const server = MemoryStore.open({ dir: s.data }); // holds the shared lifecycle lock, like serve
+    server.remember({ content: 'Before backup.', source: 's', scope: 'global', project: s.repo });
+    const file = join(s.dir, 'backup.db');
+    const b = await runCli(['data', 'backup', file], s.env, s.repo);
+    assert.equal(b.code, 0, b.stderr);
+    assert.match(b.stdout, /Backed up 1 memories/);
+    server.remember({ content: 'After backup.', source: 's', scope: 'global', project: s.repo });
+    const refused = await runCli(['data', 'restore', file], s.env, s.repo);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Cannot restore: a synaptic server or command is using the memory database/);
+    assert.equal(server.count(s.repo), 2, 'untouched');
+    server.close();
+    const ok = await runCli(['data', 'restore', file], s.env, s.repo);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.ok(existsSync(join(s.data, 'memory.db.before-restore')));
+    const after = MemoryStore.open({ dir: s.data });
+    assert.deepEqual(after.recall({ query: '', project: s.repo }).memories.map((m) => m.body), ['Before backup.']);
+    after.close();
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('synaptic install claude then uninstall claude through the CLI leaves the project as it was', async () => {
+  const s = setup();
+  try {
+    const i = await runCli(['install', 'claude'], s.env, s.repo);
+    assert.equal(i.code, 0, i.stderr);
+    const settings = JSON.parse(readFileSync(join(s.repo, '.claude', 'settings.json'), 'utf8'));
+    assert.equal(settings.hooks.SessionStart[0].hooks[0].command, 'synaptic session --json');
+    assert.match((await runCli(['install', 'claude'], s.env, s.repo)).stdout, /Already installed/);
+    assert.equal((await runCli(['uninstall', 'claude'], s.env, s.repo)).code, 0);
+    assert.ok(!existsSync(join(s.repo, '.mcp.json')));
+    assert.ok(!existsSync(join(s.repo, '.claude')));
+  } finally {
+    s.cleanup();
+  }
+});
