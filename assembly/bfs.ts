@@ -165,6 +165,7 @@ export function bfsInto(g: CsrGraph, sources: usize, count: u32, mask: u32, maxD
         if (dir != DIR_OUT) tail = topDown(g.inOff, g.inSrc, g.inRel, mask, checkRel, g, dir, dist, queue, lo, hi, tail, depth);
       }
       reached += tail - end;
+      assert(tail <= n);
       head = end;
       depth++;
     }

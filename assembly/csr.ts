@@ -101,7 +101,13 @@ export function buildCsr(n: u32, m: u32, src: usize, dst: usize, rel: usize, wei
     }
     edgePass(pass, 0, min(CHUNK_EDGES, m));
     for (let lo = CHUNK_EDGES; lo < m; lo += CHUNK_EDGES) edgePass(pass, lo, min(lo + CHUNK_EDGES, m));
+    if (!ASC_NO_ASSERT && pass != PASS_COUNT) {
+      // debug build: every cursor stopped exactly at the next node's first slot
+      const off = pass == PASS_OUT ? outOff : inOff;
+      for (let v: u32 = 0; v < n; v++) assert(load<u32>(cursor + (<usize>v << 2)) == load<u32>(off + (<usize>v << 2), 4));
+    }
   }
+  assert(load<u32>(outOff + (<usize>n << 2)) == m && load<u32>(inOff + (<usize>n << 2)) == m);
   release(cursor);
   return gp;
 }

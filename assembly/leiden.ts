@@ -28,6 +28,10 @@ import {
 @inline const THETA: f64 = 0.01;
 // @ts-ignore: decorator
 @inline const WINDOW: f64 = 40;
+// @ts-ignore: decorator
+@inline const REQUEUE_BUDGET: f64 = 0.5;
+// @ts-ignore: decorator
+@inline const REQUEUE_BUDGET0: f64 = 1;
 
 // Refinement scratch (capacity = level-0 node count).
 let rfPart: usize = 0; // u32[N] refined community of each node
@@ -196,7 +200,7 @@ export function leidenRun(cg: CsrGraph, mask: u32, gamma: f64, seed: u32, iterat
     }
     g = g0;
     for (let level: u32 = 0; level < MAX_LEVELS; level++) {
-      moveNodesFast(g, gamma);
+      moveNodesFast(g, gamma, (level == 0 ? REQUEUE_BUDGET0 : REQUEUE_BUDGET) * <f64>g.e);
       const cP = renumber(g.n, wsComm);
       if (cP == g.n) break; // every node alone: done
       initFromComm(g); // tot by the dense labels

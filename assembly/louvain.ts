@@ -25,11 +25,6 @@ import { UGraph, NONE, newUGraph, freeUGraph, buildUndirectedSimple, modularityO
 
 // @ts-ignore: decorator
 @inline export const MAX_LEVELS: u32 = 128;
-// A node is a hub (re-evaluated lazily) when its degree exceeds HUB_FACTOR x the mean degree.
-// @ts-ignore: decorator
-@inline const HUB_FACTOR: f64 = 8;
-// @ts-ignore: decorator
-@inline const HUB_MIN_DEGREE: u32 = 32;
 
 // Workspace (capacity = level-0 node count), shared by every level and by leiden.ts.
 export let wsN: u32 = 0;
@@ -44,7 +39,6 @@ export let wsTot: usize = 0;     // f64[N] strength of each community
 export let wsSize: usize = 0;    // u32[N] nodes in each community
 export let wsMap: usize = 0;     // u32[N] relabel scratch
 export let wsGlobal: usize = 0;  // u32[N] level-0 node -> node of the current level
-export let wsDefer: usize = 0;   // u32[N] high-degree nodes waiting for the queue to drain
 
 export function wsAlloc(n: u32): void {
   wsN = n;
@@ -61,7 +55,6 @@ export function wsAlloc(n: u32): void {
   wsSize = alloc(b4);
   wsMap = alloc(b4);
   wsGlobal = alloc(b4);
-  wsDefer = alloc(b4);
   for (let i: u32 = 0; i < n; i++) store<u32>(wsGlobal + (<usize>i << 2), i);
 }
 
@@ -76,7 +69,6 @@ export function wsFree(): void {
   release(wsSize);
   release(wsMap);
   release(wsGlobal);
-  release(wsDefer);
   wsN = 0;
 }
 
@@ -113,7 +105,7 @@ export function initFromComm(g: UGraph): void {
 // Queue-based local moving on level graph g with the partition in wsComm/wsTot/wsSize.
 // Gains are in edge-weight units: moving u into c gains nw[c] - gamma * tot[c] * k[u] / 2W
 // (relative to u alone). Returns the number of moves made.
-export function moveNodesFast(g: UGraph, gamma: f64): u32 {
+export function moveNodesFast(g: UGraph, gamma: f64, requeueEdges: f64 = Infinity): u32 {
   const n = g.n;
   if (n == 0 || g.total == 0) return 0;
   const off = g.off, adj = g.adj, wt = g.wt, k = g.k;
@@ -126,27 +118,12 @@ export function moveNodesFast(g: UGraph, gamma: f64): u32 {
   let head: u32 = 0;
   let count: u32 = n;
   let moves: u32 = 0;
-  // High-degree nodes re-queued by a neighbour's move wait in `defer` until the queue drains, so a
-  // hub is rescanned once per drain instead of once per round of its many neighbours' moves.
-  const defer = wsDefer;
-  let deferred: u32 = 0;
-  const hub: u32 = max<u32>(HUB_MIN_DEGREE, <u32>(HUB_FACTOR * <f64>g.e / <f64>n));
   // Safety net against float-rounding cycles: each pop that moves increases the quality, so this
   // bound is never reached in practice.
   let budget: u64 = <u64>n * 1000;
-  while ((count > 0 || deferred > 0) && budget > 0) {
+  let scanned: f64 = 0; // adjacency entries of moved nodes: re-queue work spent
+  while (count > 0 && budget > 0) {
     budget--;
-    if (count == 0) {
-      // drain: the deferred hubs become the queue
-      for (let i: u32 = 0; i < deferred; i++) {
-        const v = load<u32>(defer + (<usize>i << 2));
-        store<u8>(inQ + v, 1);
-        store<u32>(queue + (<usize>i << 2), v);
-      }
-      head = 0;
-      count = deferred;
-      deferred = 0;
-    }
     const u = load<u32>(queue + (<usize>head << 2));
     head++;
     if (head == n) head = 0;
@@ -203,20 +180,15 @@ export function moveNodesFast(g: UGraph, gamma: f64): u32 {
       store<u32>(psb, load<u32>(psb) + 1);
       store<u32>(comm + pu, best);
       moves++;
-      for (let e = b; e < e1; e++) {
+      scanned += <f64>(e1 - b);
+      if (scanned <= requeueEdges) for (let e = b; e < e1; e++) {
         const v = load<u32>(adj + (<usize>e << 2));
         if (load<u8>(inQ + v) == 0 && load<u32>(comm + (<usize>v << 2)) != best) {
-          if (load<u32>(off + (<usize>v << 2), 4) - load<u32>(off + (<usize>v << 2)) > hub) {
-            store<u8>(inQ + v, 2);
-            store<u32>(defer + (<usize>deferred << 2), v);
-            deferred++;
-          } else {
-            store<u8>(inQ + v, 1);
-            let tail = head + count;
-            if (tail >= n) tail -= n;
-            store<u32>(queue + (<usize>tail << 2), v);
-            count++;
-          }
+          store<u8>(inQ + v, 1);
+          let tail = head + count;
+          if (tail >= n) tail -= n;
+          store<u32>(queue + (<usize>tail << 2), v);
+          count++;
         }
       }
     }

@@ -105,6 +105,7 @@ export function pathInto(g: CsrGraph, s: u32, t: u32, mask: u32, undirected: boo
   let result: i32 = 0;
   if (meetLen >= 0) {
     const count = <u32>meetLen + 1;
+    assert(<u64>meetLen <= <u64>maxHops);
     if (count > cap) {
       result = E_CAPACITY;
     } else {

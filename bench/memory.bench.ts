@@ -27,6 +27,9 @@ export interface Latency {
   p50: number;
   p99: number;
   mean: number;
+  /** CPU time (user + system) of the call: unlike wall time, not inflated by other processes on a shared machine. */
+  cpuP50: number;
+  cpuP99: number;
 }
 
 export interface MemoryBenchResult {
@@ -45,7 +48,7 @@ const SYLLABLES = 'ka lo mi ne ru sa ti vo ze pa do fi gu hi ja be co da el fo g
 const DEV = 'module api test build cache config database deploy error handler index logger parser query router schema server session token type user worker'.split(' ');
 
 /** A Zipf-distributed vocabulary: a few very common words, a long tail of rare ones. */
-class Vocabulary {
+export class Vocabulary {
   readonly words: string[];
   private readonly cdf: Float64Array;
   constructor(rng: Rng, size: number) {
@@ -92,16 +95,28 @@ function memoryText(rng: Rng, vocab: Vocabulary): string {
   return parts.join(' ');
 }
 
-function latency(samples: number[]): Latency {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return { p50: at(0.5), p99: at(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
+interface Sample {
+  wall: number;
+  cpu: number;
 }
 
-function time(fn: () => unknown): number {
+function latency(samples: Sample[]): Latency {
+  const pick = (values: number[]) => {
+    const s = [...values].sort((a, b) => a - b);
+    return (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  };
+  const wall = pick(samples.map((x) => x.wall));
+  const cpu = pick(samples.map((x) => x.cpu));
+  return { p50: wall(0.5), p99: wall(0.99), mean: samples.reduce((a, b) => a + b.wall, 0) / samples.length, cpuP50: cpu(0.5), cpuP99: cpu(0.99) };
+}
+
+function time(fn: () => unknown): Sample {
+  const c = process.cpuUsage();
   const t = process.hrtime.bigint();
   fn();
-  return Number(process.hrtime.bigint() - t) / 1e6;
+  const wall = Number(process.hrtime.bigint() - t) / 1e6;
+  const used = process.cpuUsage(c);
+  return { wall, cpu: (used.user + used.system) / 1000 };
 }
 
 /** Builds a store of `n` memories in a temp directory and times the three tools' store calls. */
@@ -133,15 +148,15 @@ export function runMemoryBench(opts: MemoryBenchOptions = {}): MemoryBenchResult
     store.db.pragma('wal_checkpoint(TRUNCATE)');
     const dbBytes = statSync(dbPath(dir)).size;
 
-    const rememberSamples: number[] = [];
+    const rememberSamples: Sample[] = [];
     for (let i = 0; i < iterations; i++) {
       const content = memoryText(rng, vocab);
       const project = projects[rng.below(projects.length)]!;
       rememberSamples.push(time(() => store.remember({ content, source: 'bench', scope: 'project', project })));
       tick++;
     }
-    const recallSamples: number[] = [];
-    const emptySamples: number[] = [];
+    const recallSamples: Sample[] = [];
+    const emptySamples: Sample[] = [];
     for (let i = 0; i < iterations; i++) {
       const words = 1 + rng.below(4);
       const query = Array.from({ length: words }, () => vocab.pick(rng)).join(' ');
@@ -149,7 +164,7 @@ export function runMemoryBench(opts: MemoryBenchOptions = {}): MemoryBenchResult
       recallSamples.push(time(() => store.recall({ query, project, limit: 8, budget: 'lean' })));
       if (i % 4 === 0) emptySamples.push(time(() => store.recall({ query: '', project, limit: 8 })));
     }
-    const readSamples: number[] = [];
+    const readSamples: Sample[] = [];
     const maxId = n + iterations;
     for (let i = 0; i < iterations; i++) {
       const id = 1 + rng.below(maxId);
@@ -168,7 +183,15 @@ export function runMemoryBench(opts: MemoryBenchOptions = {}): MemoryBenchResult
       populateSeconds,
     };
     if (opts.print ?? true) {
-      const row = (name: string, l: Latency, target: string) => ({ operation: name, 'p50 ms': +l.p50.toFixed(3), 'p99 ms': +l.p99.toFixed(3), 'mean ms': +l.mean.toFixed(3), target });
+      const row = (name: string, l: Latency, target: string) => ({
+        operation: name,
+        'p50 ms': +l.p50.toFixed(3),
+        'p99 ms': +l.p99.toFixed(3),
+        'mean ms': +l.mean.toFixed(3),
+        'cpu p50 ms': +l.cpuP50.toFixed(3),
+        'cpu p99 ms': +l.cpuP99.toFixed(3),
+        target,
+      });
       console.log(`memory bench: ${n} memories (populated in ${populateSeconds.toFixed(1)} s), ${iterations} calls per operation`);
       console.table([
         row('remember', result.remember, 'p50 <= 1'),

@@ -53,11 +53,15 @@ export interface ReachOptions {
 }
 
 export interface ReachResult {
-  /** Reached nodes: seeds first (deduplicated, in given order), then level by level. */
+  /**
+   * Reached nodes: seeds first (deduplicated, in given order), then level by level. Within a level
+   * the order is the core's (discovery order, or ascending id for levels it expanded bottom-up);
+   * it is the same on every run for the same graph.
+   */
   nodes: Uint32Array;
   /** Hops from the nearest seed, per entry of `nodes`. */
   depth: Uint8Array;
-  /** Relation of the edge each node was first reached through; NO_VIA (255) for seeds. */
+  /** Relation of an edge from the node to one a level closer (the one the walk used); NO_VIA (255) for seeds. */
   via: Uint8Array;
 }
 

@@ -58,7 +58,7 @@ async function compile(bytes: ArrayBuffer | ArrayBufferView, what: string): Prom
 /** Resolve load options to a compiled module. */
 export async function loadModule(opts: LoadOptions = {}): Promise<WebAssembly.Module> {
   if (opts.module) return opts.module;
-  if (opts.bytes) return compile(opts.bytes, 'the given bytes');
+  if (opts.bytes) return compile(opts.bytes, 'the `bytes` option');
   if (opts.url !== undefined) {
     let res: Response;
     try {

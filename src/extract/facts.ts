@@ -49,6 +49,8 @@ export interface SymbolFact {
   /** TS/JS `export default`. */
   isDefault?: boolean;
   isStatic?: boolean;
+  /** A property getter (`get x()`): reading the member yields its return value. */
+  isGetter?: boolean;
   isTest?: boolean;
   signature?: Signature;
   /** Return type as a name path, when annotated (used to type `f().g()` receivers). */
@@ -142,4 +144,6 @@ export interface FileFacts {
   bindings: BindingFact[];
   typeRefs: TypeRefFact[];
   hazards: HazardFact[];
+  /** Where the parser recovered from syntax errors (first few), when the file has any. */
+  syntaxErrors?: { line: number }[];
 }

@@ -57,6 +57,7 @@ function collect(
   const rawDefs: { node: Node; nameNode: Node; kind: NodeKind; owner?: string }[] = [];
   const items: Item[] = [];
   const seenDef = new Set<number>();
+  const ownedBases: { node: Node; owner: Node; rel: string }[] = [];
   for (const m of matches) {
     let main: { name: string; node: Node } | undefined;
     let name: Node | undefined;
@@ -79,6 +80,8 @@ function collect(
         if (p) raw.owner = p[p.length - 1]!;
       }
       rawDefs.push(raw);
+    } else if (owner && main.name.startsWith('reference.')) {
+      ownedBases.push({ node: main.node, owner, rel: main.name.slice(10) });
     } else {
       items.push({ cap: main.name, node: main.node, callee });
     }
@@ -127,6 +130,7 @@ function collect(
     if (owner) sym.owner = owner;
     if (vis.isDefault) sym.isDefault = true;
     if (vis.isStatic) sym.isStatic = true;
+    if (vis.isGetter) sym.isGetter = true;
     const sig = spec.signature(def, source);
     if (sig) {
       const { returnPath, ...signature } = sig;
@@ -213,6 +217,16 @@ function collect(
     }
   }
 
+  // `impl Trait for Type` (Rust): the base belongs to the named type declared in this file.
+  for (const ob of ownedBases) {
+    const ownerPath = spec.typePath(ob.owner);
+    const path = spec.typePath(ob.node);
+    const owner = ownerPath ? symbols.findIndex((s) => s.parent === -1 && s.name === ownerPath[ownerPath.length - 1]) : -1;
+    const rel = ob.rel;
+    if (owner < 0 || !path || (rel !== 'implements' && rel !== 'extends' && rel !== 'inherits' && rel !== 'mixes_in')) continue;
+    (symbols[owner]!.bases ??= []).push({ name: path, relation: rel, line: ob.node.startPosition.row + 1 });
+  }
+
   const facts: FileFacts = {
     path, language, factsVersion: FACTS_VERSION,
     lines: root.endPosition.row + 1,
@@ -220,6 +234,18 @@ function collect(
     symbols, imports: sink.imports, exports: sink.exports, calls, bindings: sink.bindings,
     typeRefs, hazards,
   };
+  if (root.hasError) {
+    const errs: { line: number }[] = [];
+    const cursorStack: Node[] = [root];
+    // Bounded search: only subtrees that contain an error are entered.
+    while (cursorStack.length && errs.length < 5) {
+      const n = cursorStack.pop()!;
+      if (n.isError || n.isMissing) { errs.push({ line: n.startPosition.row + 1 }); continue; }
+      const kids = n.children;
+      for (let k = kids.length - 1; k >= 0; k--) { const c = kids[k]; if (c && (c.hasError || c.isMissing)) cursorStack.push(c); }
+    }
+    if (errs.length) facts.syntaxErrors = errs;
+  }
   const pkg = spec.packageName?.(root);
   if (pkg) facts.packageName = pkg;
   return facts;

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
 import type { GraphDocument, GraphLink, GraphMeta, GraphNode, HazardSite } from '../graph/model.ts';
@@ -36,7 +37,7 @@ export interface ExtractOptions {
   /** Output folder; default `<root>/synaptic-out`. */
   outDir?: string;
   maxFileSize?: number;
-  /** Worker threads (0: in this thread); default by input size and cores. */
+  /** Parallel parse lanes (0: this thread only; n >= 2: this thread + n - 1 workers); default by input size and cores. */
   workers?: number;
   /** Reuse the previous run's facts for unchanged files (`synaptic update`). */
   incremental?: boolean;
@@ -240,6 +241,22 @@ function hazardOrder(a: HazardSite, b: HazardSite): number {
     || (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0);
 }
 
+/** Hash of everything the outputs depend on (see Manifest.inputs_hash). */
+function hashInputs(
+  version: string, seed: number, communityEngine: string, commit: string | null, paths: string[],
+  entries: Map<string, CacheEntry>, skipped: Record<string, string>, contextTexts: Record<string, string>,
+): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify([version, seed, communityEngine, commit]));
+  for (const path of paths) {
+    const e = entries.get(path)!;
+    h.update(`\0${path}\0${e.hash}\0${e.facts ? 'ok' : ''}\0${e.error ?? ''}\0${e.skip ?? ''}`);
+  }
+  for (const path of Object.keys(skipped).sort()) h.update(`\x01${path}\0${skipped[path]}`);
+  for (const path of Object.keys(contextTexts).sort()) h.update(`\x02${path}\0${contextTexts[path]}`);
+  return 'sha256:' + h.digest('hex');
+}
+
 function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
   const out: Record<string, V> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key]!;
@@ -341,6 +358,53 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
       failed[path] = `syntax error at line ${syntax[0]!.line} (partially extracted)`;
     }
   }
+  const commit = readHeadCommit(root);
+  const core = options.core !== undefined ? options.core : await loadCore();
+  const seed = options.seed ?? 42;
+  const outputs = {
+    graphJson: join(outDir, 'graph.json'),
+    graphCbor: join(outDir, 'graph.cbor'),
+    manifest: join(outDir, '.manifest.json'),
+    report: join(outDir, 'GRAPH_REPORT.md'),
+    factsCache: join(outDir, FACTS_DIR),
+  };
+  const inputsHash = hashInputs(version, seed, core ? 'core' : 'ts', commit, byPath, entries, skipped, contextTexts);
+  const manifestFiles: Record<string, ManifestEntry> = {};
+  for (const path of byPath) {
+    const e = entries.get(path)!;
+    const w = walkedByPath.get(path)!;
+    manifestFiles[path] = { hash: e.hash, size: w.size, mtime_ms: w.mtimeMs, language: w.language, status: e.skip ? 'skipped' : e.facts ? 'ok' : 'failed' };
+  }
+  const prevFiles = previous?.manifest.files ?? {};
+  let added = 0;
+  let changed = 0;
+  for (const path of byPath) {
+    const before = prevFiles[path];
+    if (!before) added++;
+    else if (before.hash !== entries.get(path)!.hash) changed++;
+  }
+  const deleted = Object.keys(prevFiles).filter((p) => !entries.has(p)).length;
+
+  // Same inputs as the previous run (e.g. files touched but not changed): the outputs stand; only the
+  // manifest's sizes and mtimes are refreshed.
+  const prevStats = previous?.manifest.stats;
+  if (previous && prevStats && previous.manifest.inputs_hash === inputsHash
+    && [outputs.graphJson, outputs.graphCbor, outputs.report].every((f) => existsSync(f))) {
+    writeAtomic(outputs.manifest, stringifyManifest({ ...previous.manifest, scanned_at_ms: scanStarted, files: manifestFiles }));
+    const tEnd = performance.now();
+    const cEnd = cpu();
+    return {
+      mode: 'update', root, outDir, files: byPath.length, parsed, reused, added, changed, deleted,
+      failed: Object.keys(failed).length, skipped: Object.keys(skipped).length, nodes: prevStats.nodes, links: prevStats.links,
+      communities: prevStats.communities, linesParsed, lines, languages: sortedRecord(languages),
+      timingsMs: { walk: Math.round(tWalk - t0), parse: Math.round(tParse - tWalk), link: 0, communities: 0, write: Math.round(tEnd - tParse), total: Math.round(tEnd - t0) },
+      cpuMs: { walk: Math.round(cWalk - c0), parse: Math.round(cParse - cWalk), link: 0, communities: 0, write: Math.round(cEnd - cParse), total: Math.round(cEnd - c0) },
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      processCpuMs: Math.round(cEnd),
+      outputs,
+    };
+  }
+
   const linked = linkGraph(facts, buildProjectContext(contextTexts));
   const meta: GraphMeta = {
     name: basename(root),
@@ -358,20 +422,19 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     nodes: linked.nodes.map((n: GraphNode) => dropUndefined({ ...n })),
     links: linked.links.map((l: GraphLink) => dropUndefined({ ...l })),
     hyperedges: [],
-    built_at_commit: readHeadCommit(root),
+    built_at_commit: commit,
   };
   sortGraph(doc);
   const tLink = performance.now();
   const cLink = cpu();
 
   options.onPhase?.('communities');
-  const core = options.core !== undefined ? options.core : await loadCore();
   const indexed = indexGraph(doc);
-  const communities = assignCommunities(doc, { indexed, seed: options.seed ?? 42, core });
+  const communities = assignCommunities(doc, { indexed, seed, core });
   meta.community_algorithm = communities.algorithm;
   const betweenness = nodeBetweenness(structuralEdges(indexed), {
     samples: indexed.nodes.length > 20000 ? 64 : 256,
-    seed: options.seed ?? 42,
+    seed,
     core,
   });
   const tCommunities = performance.now();
@@ -380,26 +443,14 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   // Outputs.
   options.onPhase?.('writing');
   mkdirSync(outDir, { recursive: true });
-  const outputs = {
-    graphJson: join(outDir, 'graph.json'),
-    graphCbor: join(outDir, 'graph.cbor'),
-    manifest: join(outDir, '.manifest.json'),
-    report: join(outDir, 'GRAPH_REPORT.md'),
-    factsCache: join(outDir, FACTS_DIR),
+  const manifest: Manifest = {
+    manifest_version: MANIFEST_VERSION,
+    extractor_version: version,
+    scanned_at_ms: scanStarted,
+    files: manifestFiles,
+    inputs_hash: inputsHash,
+    stats: { nodes: doc.nodes.length, links: doc.links.length, communities: communities.communities.length },
   };
-  const manifestFiles: Record<string, ManifestEntry> = {};
-  for (const path of byPath) {
-    const e = entries.get(path)!;
-    const w = walkedByPath.get(path)!;
-    manifestFiles[path] = {
-      hash: e.hash,
-      size: w.size,
-      mtime_ms: w.mtimeMs,
-      language: w.language,
-      status: e.skip ? 'skipped' : e.facts ? 'ok' : 'failed',
-    };
-  }
-  const manifest: Manifest = { manifest_version: MANIFEST_VERSION, extractor_version: version, scanned_at_ms: scanStarted, files: manifestFiles };
   // The facts cache and manifest go first: graph.json's mtime then marks a complete run.
   writeFactsCache(outDir, version, byPath, entries, previous?.cache ?? null);
   writeAtomic(outputs.manifest, stringifyManifest(manifest));
@@ -409,15 +460,6 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   const tWrite = performance.now();
   const cWrite = cpu();
 
-  const prevFiles = previous?.manifest.files ?? {};
-  let added = 0;
-  let changed = 0;
-  for (const path of byPath) {
-    const before = prevFiles[path];
-    if (!before) added++;
-    else if (before.hash !== entries.get(path)!.hash) changed++;
-  }
-  const deleted = Object.keys(prevFiles).filter((p) => !entries.has(p)).length;
   return {
     mode: previous ? 'update' : 'full',
     root,

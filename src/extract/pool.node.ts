@@ -9,7 +9,10 @@ import { processFile, type FileResult, type FileTask } from './process-file.node
  */
 
 export interface PoolOptions {
-  /** Worker threads; 0 runs in this thread. Default: one per core, fewer for small inputs. */
+  /**
+   * Parallel lanes: 0 runs everything in this thread, 1 on one worker thread, n >= 2 on this thread
+   * plus n - 1 worker threads. Default: one per core, fewer (or none) for small inputs.
+   */
   workers?: number;
   /** Called after each batch with the results so far. */
   onProgress?: (done: number, total: number, bytes: number) => void;
@@ -46,18 +49,36 @@ export async function processFiles(tasks: FileTask[], options: PoolOptions = {})
   const batches: number[][] = [];
   for (let i = 0; i < order.length; i += BATCH) batches.push(order.slice(i, i + BATCH));
   let next = 0;
-  const pool = Array.from({ length: workers }, () => spawnWorker());
-  try {
-    await Promise.all(
-      pool.map(async (worker) => {
-        while (next < batches.length) {
-          const batch = batches[next++]!;
-          const out = await worker.run(batch.map((i) => tasks[i]!));
-          for (let k = 0; k < batch.length; k++) results[batch[k]!] = out[k]!;
-          report(out);
+  const pool: PoolWorker[] = [];
+  // With two or more lanes, this thread is one of them: it would only wait otherwise, and each
+  // worker costs a startup (grammars compiled again) and a structured clone of its facts.
+  const lane = async (inline: boolean): Promise<void> => {
+    let worker: PoolWorker | null = inline ? null : spawnWorker();
+    if (worker) pool.push(worker);
+    while (next < batches.length) {
+      const batch = batches[next++]!;
+      const batchTasks = batch.map((i) => tasks[i]!);
+      let out: FileResult[];
+      if (worker) {
+        try {
+          out = await worker.run(batchTasks);
+        } catch {
+          // The thread died (out of memory, abort): redo this batch here, file by file, so one
+          // pathological file costs only itself; this lane goes on in this thread.
+          worker = null;
+          out = [];
+          for (const task of batchTasks) out.push(await processFile(task));
         }
-      }),
-    );
+      } else {
+        out = [];
+        for (const task of batchTasks) out.push(await processFile(task));
+      }
+      for (let k = 0; k < batch.length; k++) results[batch[k]!] = out[k]!;
+      report(out);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: workers }, (_, i) => lane(workers >= 2 && i === 0)));
   } finally {
     await Promise.all(pool.map((w) => w.close()));
   }

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GraphDocument } from './model.ts';
-import { decodeGraph } from './snapshot.ts';
+import { decodeSnapshot, type GraphSnapshot } from './snapshot.ts';
 
 /** A graph file that exists but cannot be used (corrupt JSON/CBOR, wrong shape). */
 export class GraphLoadError extends Error {
@@ -10,7 +10,10 @@ export class GraphLoadError extends Error {
 }
 
 export interface LoadedGraph {
-  doc: GraphDocument;
+  /** The parsed graph.json (absent when the snapshot was used). */
+  doc?: GraphDocument;
+  /** The decoded graph.cbor columns (absent when graph.json was used). */
+  snapshot?: GraphSnapshot;
   /** The file actually parsed (graph.cbor when it was fresh, else graph.json). */
   path: string;
   format: 'json' | 'cbor';
@@ -53,8 +56,8 @@ export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
     const cst = statSync(cborPath);
     if (cst.mtimeMs >= st.mtimeMs) {
       try {
-        const doc = checkGraphDocument(decodeGraph(await readFile(cborPath)), cborPath);
-        return { doc, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size };
+        const snapshot = decodeSnapshot(await readFile(cborPath));
+        return { snapshot, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size };
       } catch {
         // A bad snapshot falls back to the canonical graph.json.
       }

@@ -25,6 +25,13 @@ export interface Manifest {
   scanned_at_ms: number;
   /** Repo-relative path -> entry, in path order. */
   files: Record<string, ManifestEntry>;
+  /**
+   * Hash of everything the graph was built from (file hashes and statuses, skipped files, project
+   * config files, commit, extractor): equal hashes mean equal outputs, so an update can stop early.
+   */
+  inputs_hash?: string;
+  /** Counts of the graph written with this manifest. */
+  stats?: { nodes: number; links: number; communities: number };
 }
 
 /** Parse a manifest, or null when the text is not a manifest of this version. */

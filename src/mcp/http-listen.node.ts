@@ -2,8 +2,7 @@ import { closeSync, constants, linkSync, openSync, statSync, unlinkSync, writeSy
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
-import { HttpTransport, type HttpOptions } from './http.ts';
+import { HttpTransport, type HttpOptions, type HttpReply, type HttpRequestLike } from './http.ts';
 
 /**
  * Binding the web-standard HTTP handler to a Node `http.Server`: address parsing, the Host
@@ -78,48 +77,80 @@ function writeReadyFile(path: string, content: string): void {
   }
 }
 
-async function toWebRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-  }
-  let path = req.url ?? '/';
-  if (!path.startsWith('/')) path = '/' + path.replace(/^[a-z]+:\/\/[^/]*/i, '');
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(`http://localhost${path}`, {
-    method: req.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    // @ts-expect-error -- Node's fetch needs duplex for a streamed request body
-    duplex: 'half',
-    signal,
+/**
+ * Read a request body into memory, stopping once it passes `limit` (the handler then answers 413 and
+ * the connection is closed, so a huge upload is never buffered whole).
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        resolve({ body: Buffer.concat(chunks), truncated: true });
+      }
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve({ body: Buffer.concat(chunks), truncated: false }));
+    req.once('error', reject);
   });
 }
 
-async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => (headers[k] = v));
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
+/** Adapt a Node request (body already read) to what the transport reads. */
+function requestLike(req: IncomingMessage, body: Buffer | undefined, truncatedAt: number | undefined, signal: AbortSignal): HttpRequestLike {
+  let path = req.url ?? '/';
+  if (!path.startsWith('/')) path = '/' + path.replace(/^[a-z]+:\/\/[^/]*/i, '');
+  let url: URL;
+  try {
+    url = new URL(path, 'http://localhost');
+  } catch {
+    url = new URL('http://localhost/');
+  }
+  return {
+    method: req.method ?? 'GET',
+    url,
+    header: (name) => {
+      const v = req.headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+    text: async () => (body ? body.toString('utf8') : ''),
+    bodyBytes: truncatedAt ?? body?.length,
+    signal,
+  };
+}
+
+/** Write the transport's reply: string bodies in one write (no Nagle stall), streams (SSE) with backpressure. */
+async function sendReply(reply: HttpReply, res: ServerResponse): Promise<void> {
+  const body = reply.body;
+  if (body === undefined || typeof body === 'string') {
+    const headers = body === undefined ? reply.headers : { ...reply.headers, 'content-length': String(Buffer.byteLength(body)) };
+    res.writeHead(reply.status, headers);
+    res.end(body);
     return;
   }
-  if (headers['content-type']?.startsWith('text/event-stream')) res.flushHeaders();
-  const reader = response.body.getReader();
+  res.writeHead(reply.status, reply.headers);
+  res.flushHeaders();
+  const reader = body.getReader();
   res.on('close', () => void reader.cancel().catch(() => {}));
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => {
-        const finish = () => {
-          res.off('drain', finish);
-          res.off('close', finish);
-          resolve();
-        };
-        res.on('drain', finish);
-        res.on('close', finish);
-      });
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const finish = () => {
+            res.off('drain', finish);
+            res.off('close', finish);
+            resolve();
+          };
+          res.on('drain', finish);
+          res.on('close', finish);
+        });
+      }
       if (res.destroyed) break;
     }
   } catch {
@@ -145,12 +176,18 @@ export async function listenHttp(
 ): Promise<HttpListener> {
   if (options.readyFile) checkReadyFile(options.readyFile);
   let transport: HttpTransport | undefined;
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const server = createServer((req, res) => {
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    void toWebRequest(req, controller.signal)
-      .then((request) => transport!.handle(request))
-      .then((response) => sendWebResponse(response, res))
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    void (hasBody ? readBody(req, maxBody) : Promise.resolve(undefined))
+      .then((read) => {
+        // An over-limit body was not read to its end: close the connection after answering.
+        if (read?.truncated) res.shouldKeepAlive = false;
+        return transport!.handleRaw(requestLike(req, read?.body, read?.truncated ? maxBody + 1 : undefined, controller.signal));
+      })
+      .then((reply) => sendReply(reply, res))
       .catch((err: unknown) => {
         options.log?.(`[synaptic] HTTP error: ${String(err)}`);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

@@ -19,6 +19,8 @@ import { McpCore, type Session } from './server.ts';
 import type { SubscriptionHub } from './subscriptions.ts';
 import { restRoute } from './rest.ts';
 
+export { json as jsonReply };
+
 /**
  * Streamable HTTP for MCP as a web-standard `Request -> Response` handler: `POST /mcp` for both
  * protocol eras (stateless 2026-07-28 with routing headers; legacy sessions minted at `initialize`),
@@ -57,9 +59,33 @@ const encoder = new TextEncoder();
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' };
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+/**
+ * The request as the transport reads it. A web `Request` adapts to it (see `handle`); the Node
+ * adapter fills it straight from `IncomingMessage`, skipping web streams on the hot path.
+ */
+export interface HttpRequestLike {
+  method: string;
+  url: URL;
+  header(name: string): string | null;
+  /** The body as text; an adapter may already have enforced the size limit. */
+  text(): Promise<string>;
+  /** Body size in bytes when known before reading (Content-Length or an adapter's count). */
+  bodyBytes?: number;
+  signal: AbortSignal;
 }
+
+/** The transport's answer: a string body, a stream (SSE), or none. */
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string>;
+  body?: string | ReadableStream<Uint8Array>;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+}
+
+const EMPTY_202: HttpReply = { status: 202, headers: {} };
 
 function sseEvent(message: JsonRpcMessage): Uint8Array {
   return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -89,6 +115,9 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
+/** Thrown by a body reader past the size limit; answered 413. */
+class BodyTooLarge extends Error {}
+
 export class HttpTransport {
   private readonly sessions = new Map<string, LegacySession>();
   private readonly reaper: ReturnType<typeof setInterval>;
@@ -106,8 +135,40 @@ export class HttpTransport {
 
   /** The web-standard entry point. Never throws. */
   handle = async (req: Request): Promise<Response> => {
+    const url = new URL(req.url);
+    const declared = Number(req.headers.get('content-length') ?? NaN);
+    const limit = this.options.maxBodyBytes ?? MAX_BODY;
+    const reply = await this.handleRaw({
+      method: req.method,
+      url,
+      header: (name) => req.headers.get(name),
+      bodyBytes: Number.isFinite(declared) ? declared : undefined,
+      signal: req.signal,
+      text: async () => {
+        if (!req.body) return '';
+        const reader = req.body.getReader();
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          size += value.byteLength;
+          if (size > limit) {
+            await reader.cancel().catch(() => {});
+            throw new BodyTooLarge();
+          }
+          chunks.push(value);
+        }
+        return Buffer.concat(chunks).toString('utf8');
+      },
+    });
+    return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+  };
+
+  /** The transport-level entry point (adapters call this). Never throws. */
+  handleRaw = async (req: HttpRequestLike): Promise<HttpReply> => {
     try {
-      const url = new URL(req.url);
+      const url = req.url;
       const isMcp = url.pathname === '/mcp' || url.pathname === '/mcp/';
       const isApi = url.pathname.startsWith('/api/');
       if (!isMcp && !isApi) return json(404, { error: `Not found: ${url.pathname} (the MCP endpoint is /mcp, REST is /api/*)` });
@@ -115,16 +176,22 @@ export class HttpTransport {
       if (!this.authorized(req)) {
         return json(401, { error: 'Unauthorized: send the API key as X-API-Key or Authorization: Bearer <key>' }, { 'www-authenticate': 'Bearer' });
       }
-      if (isApi) return await restRoute(this.options.core, req, url);
+      if (isApi) return await restRoute(this.options.core, req.method, url);
       if (req.method === 'POST') return await this.post(req);
       if (req.method === 'GET') return this.get(req);
       if (req.method === 'DELETE') return this.delete(req);
       return json(405, { error: `Method ${req.method} not allowed on /mcp` }, { allow: 'GET, POST, DELETE' });
     } catch (err) {
+      if (err instanceof BodyTooLarge) return this.tooLarge();
       this.options.log?.(`[synaptic] HTTP handler error: ${err instanceof Error ? err.stack : String(err)}`);
       return json(500, failure(null, INTERNAL_ERROR, 'Internal error'));
     }
   };
+
+  private tooLarge(): HttpReply {
+    const limit = this.options.maxBodyBytes ?? MAX_BODY;
+    return json(413, failure(null, INVALID_REQUEST, `Request body too large: the limit is ${limit} bytes`), { connection: 'close' });
+  }
 
   /** Stop timers and end open streams (server shutdown). */
   close(): void {
@@ -139,51 +206,29 @@ export class HttpTransport {
     return this.sessions.size;
   }
 
-  private hostAllowed(req: Request): boolean {
+  private hostAllowed(req: HttpRequestLike): boolean {
     const allowed = this.options.allowedHosts;
     if (!allowed) return true;
-    return allowed.has((req.headers.get('host') ?? '').toLowerCase());
+    return allowed.has((req.header('host') ?? '').toLowerCase());
   }
 
-  private authorized(req: Request): boolean {
+  private authorized(req: HttpRequestLike): boolean {
     if (!this.keyDigest) return true;
-    let given = req.headers.get('x-api-key');
+    let given = req.header('x-api-key');
     if (given === null) {
-      const m = /^bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '');
+      const m = /^bearer\s+(.+)$/i.exec(req.header('authorization') ?? '');
       given = m ? m[1]!.trim() : null;
     }
     if (given === null) return false;
     return timingSafeEqual(digest(given), this.keyDigest);
   }
 
-  private async readBody(req: Request): Promise<{ text: string } | Response> {
-    const limit = this.options.maxBodyBytes ?? MAX_BODY;
-    const tooLarge = () => json(413, failure(null, INVALID_REQUEST, `Request body too large: the limit is ${limit} bytes`));
-    const declared = Number(req.headers.get('content-length') ?? NaN);
-    if (declared > limit) return tooLarge();
-    if (!req.body) return { text: '' };
-    const reader = req.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        return tooLarge();
-      }
-      chunks.push(value);
-    }
-    return { text: Buffer.concat(chunks).toString('utf8') };
-  }
-
-  private async post(req: Request): Promise<Response> {
-    const body = await this.readBody(req);
-    if (body instanceof Response) return body;
+  private async post(req: HttpRequestLike): Promise<HttpReply> {
+    if ((req.bodyBytes ?? 0) > (this.options.maxBodyBytes ?? MAX_BODY)) return this.tooLarge();
+    const text = await req.text();
     let message: unknown;
     try {
-      message = JSON.parse(body.text);
+      message = JSON.parse(text);
     } catch (err) {
       return json(400, failure(null, PARSE_ERROR, `Parse error: ${(err as Error).message}`));
     }
@@ -191,36 +236,36 @@ export class HttpTransport {
       return json(400, failure(null, INVALID_REQUEST, 'Invalid Request: expected one JSON-RPC object (batches are not supported)'));
     }
     const m = message as Record<string, unknown>;
-    const headerVersion = req.headers.get('mcp-protocol-version');
+    const headerVersion = req.header('mcp-protocol-version');
     const envelope = requestEnvelope(m.params);
     const modern = envelope !== undefined || (headerVersion !== null && (MODERN_VERSIONS as readonly string[]).includes(headerVersion));
     return modern ? this.postModern(req, m, envelope?.version) : this.postLegacy(req, m);
   }
 
   /** Routing headers must agree with the body on a modern request. */
-  private headerMismatch(req: Request, m: Record<string, unknown>, bodyVersion: string | undefined): string | undefined {
+  private headerMismatch(req: HttpRequestLike, m: Record<string, unknown>, bodyVersion: string | undefined): string | undefined {
     const params = (m.params ?? {}) as Record<string, unknown>;
-    const version = req.headers.get('mcp-protocol-version');
+    const version = req.header('mcp-protocol-version');
     if (bodyVersion === undefined) return `MCP-Protocol-Version is ${version} but the body has no _meta["io.modelcontextprotocol/protocolVersion"]`;
     if (version !== bodyVersion) return `MCP-Protocol-Version header (${version ?? 'missing'}) does not match the body's protocol version (${bodyVersion})`;
-    const method = req.headers.get('mcp-method');
+    const method = req.header('mcp-method');
     if (method !== m.method) return `Mcp-Method header (${method ?? 'missing'}) does not match the body's method (${String(m.method)})`;
     const nameField = m.method === 'resources/read' ? 'uri' : m.method === 'tools/call' || m.method === 'prompts/get' ? 'name' : undefined;
     if (nameField) {
-      const name = req.headers.get('mcp-name');
+      const name = req.header('mcp-name');
       if (name !== params[nameField]) return `Mcp-Name header (${name ?? 'missing'}) does not match params.${nameField} (${String(params[nameField])})`;
     }
     return undefined;
   }
 
-  private async postModern(req: Request, m: Record<string, unknown>, bodyVersion: string | undefined): Promise<Response> {
+  private async postModern(req: HttpRequestLike, m: Record<string, unknown>, bodyVersion: string | undefined): Promise<HttpReply> {
     const id = (typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null) as JsonRpcId | null;
     const isRequest = 'id' in m && m.id !== undefined;
     const mismatch = this.headerMismatch(req, m, bodyVersion);
     if (mismatch) return json(400, failure(id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`));
     if (!isRequest) {
       await this.options.core.handle(m, {});
-      return new Response(null, { status: 202 });
+      return EMPTY_202;
     }
     if (m.method === 'subscriptions/listen' && id !== null) {
       // Validate the envelope (version, capabilities) through the core with a cheap request first.
@@ -229,12 +274,12 @@ export class HttpTransport {
       return this.listen(req, id, (m.params ?? {}) as Record<string, unknown>);
     }
     const response = await this.options.core.handle(m, {});
-    if (!response) return new Response(null, { status: 202 });
+    if (!response) return EMPTY_202;
     return json(modernStatus(response), response);
   }
 
   /** A modern listen request: the POST response stays open as SSE (ack first) until the client cancels. */
-  private listen(req: Request, id: JsonRpcId, params: Record<string, unknown>): Response {
+  private listen(req: HttpRequestLike, id: JsonRpcId, params: Record<string, unknown>): HttpReply {
     let stop = () => {};
     let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
     let ack: JsonRpcMessage;
@@ -263,10 +308,10 @@ export class HttpTransport {
       },
       cancel: end,
     });
-    return new Response(stream, { status: 200, headers: SSE_HEADERS });
+    return { status: 200, headers: SSE_HEADERS, body: stream };
   }
 
-  private async postLegacy(req: Request, m: Record<string, unknown>): Promise<Response> {
+  private async postLegacy(req: HttpRequestLike, m: Record<string, unknown>): Promise<HttpReply> {
     const id = (typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null) as JsonRpcId | null;
     const isRequest = 'id' in m && m.id !== undefined;
     if (m.method === 'initialize') {
@@ -279,7 +324,7 @@ export class HttpTransport {
       }
       return json(200, response, { 'mcp-session-id': legacy.id });
     }
-    const sessionId = req.headers.get('mcp-session-id');
+    const sessionId = req.header('mcp-session-id');
     let legacy: LegacySession | undefined;
     if (sessionId !== null) {
       legacy = this.sessions.get(sessionId);
@@ -289,7 +334,7 @@ export class HttpTransport {
     const session = legacy?.session ?? { initialized: true };
     if (!isRequest) {
       await this.options.core.handle(m, session);
-      return new Response(null, { status: 202 });
+      return EMPTY_202;
     }
     if ((m.method === 'resources/subscribe' || m.method === 'resources/unsubscribe') && id !== null) {
       const uri = (m.params as Record<string, unknown> | undefined)?.uri;
@@ -300,7 +345,7 @@ export class HttpTransport {
       return json(200, { jsonrpc: '2.0', id, result: {} });
     }
     const response = await this.options.core.handle(m, session);
-    if (!response) return new Response(null, { status: 202 });
+    if (!response) return EMPTY_202;
     return json(200, response);
   }
 
@@ -324,15 +369,15 @@ export class HttpTransport {
     }
   }
 
-  private modernHeader(req: Request): boolean {
-    const v = req.headers.get('mcp-protocol-version');
+  private modernHeader(req: HttpRequestLike): boolean {
+    const v = req.header('mcp-protocol-version');
     return v !== null && (MODERN_VERSIONS as readonly string[]).includes(v);
   }
 
   /** Legacy server-to-client SSE stream of a session: heartbeats, list changes, resource updates. */
-  private get(req: Request): Response {
+  private get(req: HttpRequestLike): HttpReply {
     if (this.modernHeader(req)) return json(405, { error: 'GET /mcp is not part of MCP 2026-07-28: use subscriptions/listen' }, { allow: 'POST' });
-    const sessionId = req.headers.get('mcp-session-id');
+    const sessionId = req.header('mcp-session-id');
     if (sessionId === null) return json(400, { error: 'GET /mcp needs the Mcp-Session-Id header from initialize' });
     const legacy = this.sessions.get(sessionId);
     if (!legacy) return json(404, { error: `Session not found: ${sessionId}` });
@@ -357,17 +402,17 @@ export class HttpTransport {
       },
       cancel: end,
     });
-    return new Response(stream, { status: 200, headers: SSE_HEADERS });
+    return { status: 200, headers: SSE_HEADERS, body: stream };
   }
 
-  private delete(req: Request): Response {
+  private delete(req: HttpRequestLike): HttpReply {
     if (this.modernHeader(req)) return json(405, { error: 'DELETE /mcp is not part of MCP 2026-07-28 (it has no sessions)' }, { allow: 'POST' });
-    const sessionId = req.headers.get('mcp-session-id');
+    const sessionId = req.header('mcp-session-id');
     if (sessionId === null) return json(400, { error: 'DELETE /mcp needs the Mcp-Session-Id header' });
     const legacy = this.sessions.get(sessionId);
     if (!legacy) return json(404, { error: `Session not found: ${sessionId}` });
     this.drop(legacy);
-    return new Response(null, { status: 204 });
+    return { status: 204, headers: {} };
   }
 
   private drop(legacy: LegacySession): void {

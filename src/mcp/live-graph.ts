@@ -2,6 +2,16 @@ import { fileStamp, loadGraph, watchGraphFile, type LoadedGraph } from '../graph
 import { QueryEngine } from '../query/engine.ts';
 import type { GraphIndex } from '../query/graph-index.ts';
 import type { TraversalBackend } from '../query/traversal.ts';
+import { indexSnapshot } from '../query/snapshot-index.ts';
+
+/** Index a loaded graph: straight from the snapshot columns when graph.cbor was used. */
+function buildEngine(loaded: LoadedGraph, traversal: ((ix: GraphIndex) => TraversalBackend) | undefined): QueryEngine {
+  if (loaded.snapshot) {
+    const { doc, edges } = indexSnapshot(loaded.snapshot);
+    return new QueryEngine(doc, traversal, { edges });
+  }
+  return new QueryEngine(loaded.doc!, traversal, { releaseLinks: true });
+}
 
 export interface LiveGraphOptions {
   graphPath: string;
@@ -33,13 +43,15 @@ export class LiveGraph {
     loaded: LoadedGraph,
   ) {
     this.loaded = loaded;
-    this.current = new QueryEngine(loaded.doc, options.traversal);
+    this.current = buildEngine(loaded, options.traversal);
   }
 
   static async open(options: LiveGraphOptions): Promise<LiveGraph> {
     const loaded = await loadGraph(options.graphPath);
     const live = new LiveGraph(options, loaded);
     if (options.watch !== false) live.closeWatch = watchGraphFile(options.graphPath, () => void live.reloadIfChanged());
+    // The ranking postings are built off the startup path, shortly after the server is up.
+    setTimeout(() => live.current.ix.warm(), 300).unref?.();
     return live;
   }
 
@@ -86,7 +98,8 @@ export class LiveGraph {
     this.reloading = (async () => {
       try {
         const loaded = await loadGraph(this.options.graphPath);
-        const engine = new QueryEngine(loaded.doc, this.options.traversal);
+        const engine = buildEngine(loaded, this.options.traversal);
+        engine.ix.warm();
         const old = this.current;
         this.loaded = loaded;
         this.current = engine; // atomic swap: in-flight calls keep their reference to `old`

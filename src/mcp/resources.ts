@@ -76,7 +76,7 @@ export function audit(engine: QueryEngine): string {
   const per = new Map<string, { EXTRACTED: number; INFERRED: number; AMBIGUOUS: number }>();
   for (let e = 0; e < ix.m; e++) {
     const rel = sanitizeRelation(ix.relName(e));
-    const c = String(ix.g.links[e]!.confidence ?? 'EXTRACTED');
+    const c = ix.confidence(e);
     const row = per.get(rel) ?? { EXTRACTED: 0, INFERRED: 0, AMBIGUOUS: 0 };
     if (c === 'INFERRED') row.INFERRED++;
     else if (c === 'AMBIGUOUS') row.AMBIGUOUS++;

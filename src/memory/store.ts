@@ -271,6 +271,17 @@ export class MemoryStore {
     const supersedes = [...new Set(input.supersedes ?? [])];
     const digest = digestOf(body);
     const now = this.clock();
+    const knownProject = this.projectIds.has(input.project);
+    try {
+      return this.rememberTx(input, body, source, supersedes, digest, now);
+    } catch (err) {
+      // A rolled-back transaction may have created the project row: forget its cached id.
+      if (!knownProject) this.projectIds.delete(input.project);
+      throw err;
+    }
+  }
+
+  private rememberTx(input: RememberInput, body: string, source: string, supersedes: number[], digest: number, now: number): RememberResult {
     return withRetry(() =>
       this.db
         .transaction((): RememberResult => {
@@ -287,6 +298,7 @@ export class MemoryStore {
             this.unindex(old);
             this.stmts.supersede.run(id, now, old);
           }
+          this.adjustTotal(1 - supersedes.length, id);
           return { id, stored: true, superseded: supersedes };
         })
         .immediate(),
@@ -351,7 +363,9 @@ export class MemoryStore {
    * the store; document frequencies are cached and re-counted as the store changes.
    */
   private search(terms: string[], projectId: number | null, limit: number): number[] {
-    const idf = new Map(terms.map((t) => [t, this.idf(t)]));
+    const df = new Map(terms.map((t) => [t, this.docFrequency(t)]));
+    const { n } = this.liveTotal();
+    const idf = new Map(terms.map((t) => [t, Math.log(1 + (Math.max(n, df.get(t)!) - df.get(t)! + 0.5) / (df.get(t)! + 0.5))]));
     const scored = new Map<number, number>();
     // Memories holding every term share one score, so recency alone orders them: the newest
     // `limit` are all that can win, and the index streams them newest first.
@@ -359,8 +373,10 @@ export class MemoryStore {
     for (const m of this.matchIds(matchExpression(terms, 'AND', projectId), limit)) scored.set(m, all);
     if (scored.size < limit && terms.length > 1) {
       const full = new Set(scored.keys());
-      const byRarity = [...terms].sort((a, b) => idf.get(b)! - idf.get(a)!);
-      for (const t of byRarity) {
+      const byRarity = terms.filter((t) => df.get(t)! > 0).sort((a, b) => idf.get(b)! - idf.get(a)!);
+      const top = byRarity.length > 0 ? idf.get(byRarity[0]!)! : 0;
+      // Near-stopwords (a small fraction of the rarest term's weight) add noise and cost, not rank.
+      for (const t of byRarity.filter((x, i) => i === 0 || idf.get(x)! >= top * 0.25)) {
         const w = idf.get(t)!;
         for (const m of this.matchIds(matchExpression([t], 'OR', projectId), Math.max(TERM_WINDOW, limit * 4))) {
           if (!full.has(m)) scored.set(m, (scored.get(m) ?? 0) + w);
@@ -395,6 +411,13 @@ export class MemoryStore {
   private total: { n: number; top: number; checked: number } | null = null;
   private readonly dfCache = new Map<string, { df: number; at: number }>();
 
+  /** Keeps the cached live count current with this process's own writes (others' show up on re-count). */
+  private adjustTotal(delta: number, newId = 0): void {
+    if (!this.total) return;
+    this.total.n = Math.max(1, this.total.n + delta);
+    this.total.top = Math.max(this.total.top, newId);
+  }
+
   /** Live memory count and newest id, for IDF; re-counted at most every 30 s (a count is O(n)). */
   private liveTotal(): { n: number; top: number } {
     if (!this.total || Date.now() - this.total.checked > 30_000) {
@@ -405,27 +428,23 @@ export class MemoryStore {
   }
 
   /**
-   * Inverse document frequency of a query term (BM25's form). The document frequency is counted up
-   * to DF_SAMPLE matches; past that it is extrapolated from how far back the sample reached.
-   * Cached per term until the store grows by 10%.
+   * How many live memories hold `term` (any scope): counted up to DF_SAMPLE matches, past that
+   * extrapolated from how far back the newest DF_SAMPLE reach. Cached per term until the store
+   * grows or shrinks by 10%.
    */
-  private idf(term: string): number {
+  private docFrequency(term: string): number {
     const { n, top } = this.liveTotal();
     const hit = this.dfCache.get(term);
-    let df: number;
-    if (hit && Math.abs(n - hit.at) <= Math.max(50, hit.at * 0.1)) {
-      df = hit.df;
-    } else {
-      const ids = this.matchIds(quote(term), DF_SAMPLE);
-      df = ids.length;
-      if (ids.length === DF_SAMPLE) {
-        const span = Math.max(1, top - ids[ids.length - 1]! + 1);
-        df = Math.min(n, Math.round((DF_SAMPLE * n) / Math.min(n, span)));
-      }
-      if (this.dfCache.size > 10_000) this.dfCache.clear();
-      this.dfCache.set(term, { df, at: n });
+    if (hit && Math.abs(n - hit.at) <= Math.max(50, hit.at * 0.1)) return hit.df;
+    const ids = this.matchIds(quote(term), DF_SAMPLE);
+    let df = ids.length;
+    if (ids.length === DF_SAMPLE) {
+      const span = Math.max(1, top - ids[ids.length - 1]! + 1);
+      df = Math.min(n, Math.round((DF_SAMPLE * n) / Math.min(n, span)));
     }
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    if (this.dfCache.size > 10_000) this.dfCache.clear();
+    this.dfCache.set(term, { df, at: n });
+    return df;
   }
 
   /**
@@ -521,6 +540,7 @@ export class MemoryStore {
           if (row.state === 0) {
             this.unindex(id);
             this.stmts.setState.run(2, this.clock(), id);
+            this.adjustTotal(-1);
           }
           return toRecord(this.stmts.row.get(id)!);
         })
@@ -537,6 +557,7 @@ export class MemoryStore {
           if (!row) throw new NotFoundError(`Cannot restore memory ${id}: no memory has that id`);
           if (row.state !== 0) {
             this.stmts.revive.run(this.clock(), id);
+            this.adjustTotal(1);
             this.stmts.ftsInsert.run(-id, indexedText(row.body, row.source, row.scope_key === 0 ? null : row.scope_key));
           }
           return toRecord(this.stmts.row.get(id)!);
@@ -559,6 +580,15 @@ export class MemoryStore {
       const finding = detectCredential(r.body) ?? detectCredential(r.source);
       if (finding) throw new CredentialRefusedError(credentialMessage(finding).replace('Cannot remember', `Cannot import memory ${r.id}`), finding.kind);
     }
+    try {
+      return this.importTx(records);
+    } catch (err) {
+      this.projectIds.clear(); // project rows made by the rolled-back transaction are gone
+      throw err;
+    }
+  }
+
+  private importTx(records: MemoryRecord[]): { imported: number; skipped: number } {
     return withRetry(() =>
       this.db
         .transaction(() => {

@@ -4,6 +4,7 @@ import { CALL_MASK, CROSS_LANGUAGE_RELATIONS, DESCRIBE_CALL_RELATIONS, IMPACT_MA
 import { rankQuery, type RankOptions, type RankResult } from './rank.ts';
 import { candidate, qualifiedRef, resolveName, type Resolution } from './resolve.ts';
 import { TsTraversal, type TraversalBackend } from './traversal.ts';
+import type { EdgeColumns } from './snapshot-index.ts';
 
 /** One edge-neighbour in a caller / callee / reference / neighbour listing. */
 export interface EdgeHit {
@@ -58,9 +59,11 @@ export class QueryEngine {
   private statsCache?: GraphStats;
   private sitesCache?: DynamicSite[];
   private testReach?: Map<NodeId, number>;
+  private godCache?: NodeId[];
+  private unresolvedCache?: number;
 
-  constructor(doc: GraphDocument, traversal?: (ix: GraphIndex) => TraversalBackend) {
-    this.ix = new GraphIndex(doc);
+  constructor(doc: GraphDocument, traversal?: (ix: GraphIndex) => TraversalBackend, options: { releaseLinks?: boolean; edges?: EdgeColumns } = {}) {
+    this.ix = new GraphIndex(doc, options);
     this.traversal = traversal ? traversal(this.ix) : new TsTraversal(this.ix);
   }
 
@@ -214,11 +217,11 @@ export class QueryEngine {
     let crossLanguage = 0;
     let dynamicRefs = 0;
     for (let e = 0; e < ix.m; e++) {
-      const link = ix.g.links[e]!;
-      if (link.confidence === 'INFERRED') inferred++;
-      else if (link.confidence === 'AMBIGUOUS') ambiguous++;
+      const conf = ix.edgeConf[e]!;
+      if (conf === 1) inferred++;
+      else if (conf === 2) ambiguous++;
       else extracted++;
-      const rel = String(link.relation);
+      const rel = ix.relName(e);
       if (CROSS_LANGUAGE_RELATIONS.has(rel)) crossLanguage++;
       if (rel === 'dynamic_ref') dynamicRefs++;
       const ra = ix.node(ix.g.src[e]!).repo;
@@ -275,7 +278,7 @@ export class QueryEngine {
     const sites = this.dynamicSites();
     const keyed = sites.filter((s) => s.key !== undefined && s.key.toLowerCase() === bare).length;
     const opaque = sites.filter((s) => s.key === undefined).length;
-    const unresolved = this.doc.graph?.unresolved_calls ? Object.values(this.doc.graph.unresolved_calls).reduce((a, b) => a + Number(b || 0), 0) : 0;
+    const unresolved = this.unresolvedTotal();
     const parts: string[] = [];
     if (keyed) parts.push(`${keyed} dynamic-dispatch site(s) name '${bare}'`);
     if (opaque) parts.push(`${opaque} opaque dynamic-dispatch site(s) in the graph`);
@@ -283,6 +286,17 @@ export class QueryEngine {
     if (!parts.length) return undefined;
     void node;
     return `no static dependent is not proof of dead code: ${parts.join('; ')} (see dynamic_hazards)`;
+  }
+
+  /** Call sites the extractor could not resolve, over the whole graph (computed once). */
+  unresolvedTotal(): number {
+    if (this.unresolvedCache === undefined) {
+      let total = 0;
+      const per = this.doc.graph?.unresolved_calls;
+      if (per) for (const k in per) total += Number(per[k] || 0);
+      this.unresolvedCache = total;
+    }
+    return this.unresolvedCache;
   }
 
   /** How many test nodes reach each hub (memoized per node, depth-limited reverse walk). */
@@ -306,8 +320,12 @@ export class QueryEngine {
     return isTestPath(String(node.source_file ?? ''));
   }
 
-  /** Nodes ranked by total degree. */
+  /** Nodes ranked by total degree (computed once per graph). */
   godNodes(): NodeId[] {
+    return (this.godCache ??= this.rankByDegree());
+  }
+
+  private rankByDegree(): NodeId[] {
     const ix = this.ix;
     const ids: NodeId[] = [];
     for (let v = 0; v < ix.n; v++) if (ix.node(v).kind !== 'file') ids.push(v);

@@ -1,6 +1,7 @@
 import { indexGraph, type IndexedGraph } from '../graph/indexed-graph.ts';
-import { relationId, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
+import { OTHER_RELATION_ID, RELATIONS, relationId, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
 import { bareName, splitWords, stem } from './tokens.ts';
+import type { EdgeColumns } from './snapshot-index.ts';
 
 /** Kinds whose members fold into the type for callers / callees / affected. */
 export const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'enum', 'trait']);
@@ -38,14 +39,47 @@ export class GraphIndex {
   readonly community: Int32Array;
   /** Sorted distinct labels (original case) for completions. */
   readonly sortedLabels: string[];
+  /** Per edge: confidence (0 EXTRACTED, 1 INFERRED, 2 AMBIGUOUS) and the line of the call/reference site. */
+  readonly edgeConf: Uint8Array;
+  readonly edgeLine: Uint32Array;
+  /** Edges whose site file differs from their source node's file. */
+  private readonly edgeFile: Map<number, string> = new Map();
+  /** Relation names outside RELATIONS (stored as `other` in the rel column). */
+  private readonly otherRel: Map<number, string> = new Map();
 
-  constructor(doc: GraphDocument) {
-    const g = indexGraph(doc);
+  /**
+   * @param options.releaseLinks drop the per-link objects after their fields are copied into
+   *   columns (the server does, to keep resident memory near the graph's size); `g.links` is then empty.
+   */
+  constructor(doc: GraphDocument, options: { releaseLinks?: boolean; edges?: EdgeColumns } = {}) {
+    const g = options.edges?.indexed ?? indexGraph(doc);
     this.g = g;
     const n = g.nodes.length;
     const m = g.src.length;
     this.n = n;
     this.m = m;
+    this.edgeConf = options.edges?.edgeConf ?? new Uint8Array(m);
+    this.edgeLine = options.edges?.edgeLine ?? new Uint32Array(m);
+    if (options.edges) {
+      this.edgeFile = options.edges.edgeFile;
+      this.otherRel = options.edges.otherRel;
+    }
+    for (let e = 0; e < (options.edges ? 0 : m); e++) {
+      const link = g.links[e]!;
+      this.edgeConf[e] = link.confidence === 'INFERRED' ? 1 : link.confidence === 'AMBIGUOUS' ? 2 : 0;
+      const loc = link.source_location;
+      if (loc) {
+        const match = /(\d+)/.exec(String(loc));
+        if (match) this.edgeLine[e] = Number(match[1]);
+      }
+      const srcFile = g.nodes[g.src[e]!]!.source_file;
+      if (link.source_file && link.source_file !== srcFile) this.edgeFile.set(e, String(link.source_file));
+      if (g.rel[e] === OTHER_RELATION_ID && link.relation !== 'other') this.otherRel.set(e, String(link.relation));
+    }
+    if (options.releaseLinks) {
+      g.links = [];
+      doc.links = [];
+    }
     const outCount = new Uint32Array(n + 1);
     const inCount = new Uint32Array(n + 1);
     for (let e = 0; e < m; e++) {
@@ -165,7 +199,20 @@ export class GraphIndex {
   }
 
   relName(e: number): string {
-    return String(this.g.links[e]!.relation);
+    const r = this.g.rel[e]!;
+    if (r === OTHER_RELATION_ID) return this.otherRel.get(e) ?? 'other';
+    return RELATIONS[r] ?? 'other';
+  }
+
+  /** File of an edge's call/reference site (the source node's file unless recorded otherwise). */
+  edgeSiteFile(e: number): string {
+    return this.edgeFile.get(e) ?? String(this.g.nodes[this.g.src[e]!]!.source_file ?? '');
+  }
+
+  /** Confidence name of an edge. */
+  confidence(e: number): 'EXTRACTED' | 'INFERRED' | 'AMBIGUOUS' {
+    const c = this.edgeConf[e]!;
+    return c === 1 ? 'INFERRED' : c === 2 ? 'AMBIGUOUS' : 'EXTRACTED';
   }
 
   /** Members of a type node (targets of its `method` / `contains` edges that are not files). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { open, seal, type Sealed } from './cipher.ts';
 import { VaultError } from './errors.ts';
 import { withFileLock, writeFileAtomic } from './files.ts';
-import { keyCheck, loadKey, type VaultKey } from './key.ts';
+import { keyCheck, keyFilePath, loadKey, type VaultKey } from './key.ts';
 import { dataDir, ensureDataDir, isWithin, type Env } from './paths.ts';
 
 /** The vault a name belongs to when none is given (`DATABASE_URL` is `default.DATABASE_URL`). */
@@ -124,6 +124,9 @@ export class VaultStore {
       const doc = this.read();
       const old = doc.secrets.find((s) => s.vault === ref.vault && s.name === ref.name);
       if (!old) return false;
+      if (folders && !folders.some((f) => old.folders.includes(f))) {
+        throw new VaultError(`Cannot remove ${old.ref} from ${folders.join(', ')}: it is held only for ${old.folders.join(', ')}`);
+      }
       const left = folders ? old.folders.filter((f) => !folders.includes(f)) : [];
       if (left.length === 0) {
         doc.secrets = doc.secrets.filter((s) => s !== old);
@@ -183,9 +186,13 @@ export class VaultStore {
   }
 
   private key(doc: VaultFile, create: boolean): VaultKey {
-    const key = loadKey(this.env, Buffer.from(doc.salt, 'base64'), create || doc.secrets.length === 0);
+    // A new key file only for a vault with nothing sealed yet: a lost key must not be silently replaced.
+    const key = loadKey(this.env, Buffer.from(doc.salt, 'base64'), create && doc.check === null);
     if (!key) {
-      throw new VaultError('Cannot open the vault: SYNAPTIC_VAULT_KEY is not set and the key file is missing');
+      throw new VaultError(
+        `Cannot open the vault: SYNAPTIC_VAULT_KEY is not set and the key file ${keyFilePath(this.env)} is missing` +
+          (doc.check === null ? '' : ' (the stored values cannot be recovered without the key they were written with)'),
+      );
     }
     if (doc.check !== null && doc.check !== keyCheck(key.key)) {
       throw new VaultError(

@@ -214,3 +214,22 @@ test('graph bytes stay within 16 per edge with both directions and relation byte
   assert.equal(perEdge, 10 + (8 * (n + 1)) / m);
   g.free();
 });
+
+test('graph table full gives E_TOO_MANY_GRAPHS; freeing makes room again', async () => {
+  const core = await Core.load();
+  const graphs = [];
+  let error: unknown = null;
+  try {
+    for (let i = 0; i < 5000; i++) graphs.push(core.graph({ n: 2, src: [0], dst: [1] }));
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error instanceof CoreError && error.code === 'E_TOO_MANY_GRAPHS', String(error));
+  assert.match((error as Error).message, /free\(\) graphs you no longer need/);
+  assert.equal(graphs.length, 4096);
+  graphs.pop()!.free();
+  const again = core.graph({ n: 2, src: [0], dst: [1] });
+  assert.deepEqual(Array.from(again.bfs(0)), [0, 1]);
+  again.free();
+  for (const g of graphs) g.free();
+});

@@ -15,6 +15,8 @@ test('Go: structs, interfaces, receiver methods, exported by case', async () => 
   assert.equal(node('server/server.go#Server.Start')?.kind, 'method');
   assert.equal(node('server/server.go#Server.Start')?.visibility, 'public');
   assert.equal(node('server/server.go#Server.stop')?.visibility, 'package');
+  assert.equal(node('package:server')?.kind, 'package');
+  assert.ok(g.edges('contains').includes('package:server -> server/server.go'));
 });
 
 test('Go: package qualifiers, same-package calls, receivers across files, typed locals', async () => {

@@ -105,3 +105,16 @@ test('linkGraph() adds tests edges from test files', async () => {
   assert.ok(g.edges('tests').includes('src/sum.test.ts -> src/sum.ts#sum'));
   assert.ok(g.nodes.find((n) => n.id === 'src/sum.test.ts')?.is_test);
 });
+
+test('linkGraph() is deterministic: input order does not change the output', async () => {
+  const sources: Record<string, string> = {
+    'src/a.ts': "import { b } from './b';\nexport function a() { b(); }\n",
+    'src/b.ts': "import { c } from './c';\nexport function b() { c(); }\nexport class K { m() { this.n(); } n() {} }\n",
+    'src/c.ts': 'export function c() {}\n',
+  };
+  const g1 = await linkSources(sources);
+  const reversed = Object.fromEntries(Object.entries(sources).reverse());
+  const g2 = await linkSources(reversed);
+  assert.equal(JSON.stringify({ n: g1.nodes, l: g1.links }), JSON.stringify({ n: g2.nodes, l: g2.links }));
+  assert.ok(g1.links.length > 5);
+});

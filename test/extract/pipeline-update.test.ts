@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runExtract } from '../../src/extract/pipeline.node.ts';
 import { copyFixture } from './pipeline-fixture.ts';
@@ -108,10 +108,20 @@ test('update after random edits, renames and deletions equals a fresh full extra
       assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `round ${round}: graph.cbor differs`);
       assert.ok(!existsSync(join(fullOut, 'graph.json.tmp')), 'no temp files left behind');
     }
-    // A no-op update parses nothing.
+    // A no-op update parses nothing; touching files without changing them stops before linking.
     const again = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
     assert.equal(again.parsed, 0);
     assert.equal(again.added + again.changed + again.deleted, 0);
+    const before = readFileSync(join(updOut, 'graph.json'));
+    const now = new Date();
+    for (const f of sourceFiles(fx.dir).slice(0, 5)) utimesSync(join(fx.dir, f), now, now);
+    const touched = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
+    assert.equal(touched.parsed, 0, 'same bytes: the hash matches, nothing is parsed');
+    assert.equal(touched.timingsMs.link, 0, 'same inputs: no relinking');
+    assert.equal(touched.nodes, again.nodes);
+    assert.ok(readFileSync(join(updOut, 'graph.json')).equals(before));
+    // Recently modified files are re-hashed on every update (mtime granularity), still nothing parses.
+    assert.equal((await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true })).parsed, 0);
   } finally {
     fx.cleanup();
   }

@@ -193,3 +193,64 @@ test('installCodex() refuses a config that defines mcp_servers inline', () => {
     s.cleanup();
   }
 });
+
+test('installClaude() appends to a one-line JSON file inline and removes it exactly', () => {
+  const s = setup();
+  try {
+    const mcp = join(s.project, '.mcp.json');
+    const original = '{"mcpServers":{"a,1":{"command":"x"}}}';
+    write(mcp, original);
+    installClaude({ ...s.opts, command: { command: '/opt/odd,1:"dir"/synaptic', args: [] } });
+    const doc = JSON.parse(read(mcp));
+    assert.equal(doc.mcpServers.synaptic.command, '/opt/odd,1:"dir"/synaptic');
+    assert.equal(read(mcp).split('\n').length, 1, 'stays on one line');
+    uninstallClaude({ ...s.opts, command: { command: '/opt/odd,1:"dir"/synaptic', args: [] } });
+    assert.equal(read(mcp), original);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('installClaude() then uninstallClaude() restores any JSON settings file byte for byte (property)', async () => {
+  const fc = (await import('fast-check')).default;
+  const s = setup();
+  try {
+    const key = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== 'mcpServers' && k !== 'hooks' && k !== '__proto__');
+    const doc = fc.record(
+      {
+        base: fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
+        servers: fc.option(fc.dictionary(key.filter((k) => k !== 'synaptic'), fc.record({ command: fc.string() }), { maxKeys: 3 })),
+        hooks: fc.option(fc.record({ SessionStart: fc.array(fc.record({ matcher: fc.string() }), { maxLength: 2 }) }, { requiredKeys: [] })),
+        indent: fc.constantFrom(0, 2, 4, '\t'),
+        trailing: fc.constantFrom('', '\n', '\n\n'),
+      },
+      { requiredKeys: ['base', 'indent', 'trailing'] },
+    );
+    fc.assert(
+      fc.property(doc, (d) => {
+        const obj: Record<string, unknown> = { ...d.base };
+        if (d.servers) obj.mcpServers = d.servers;
+        if (d.hooks) obj.hooks = d.hooks;
+        const text = JSON.stringify(obj, null, d.indent) + d.trailing;
+        const mcp = join(s.project, '.mcp.json');
+        const settings = join(s.project, '.claude', 'settings.json');
+        write(mcp, text);
+        write(settings, text);
+        installClaude(s.opts);
+        const mcpDoc = JSON.parse(read(mcp));
+        const setDoc = JSON.parse(read(settings));
+        assert.equal(mcpDoc.mcpServers.synaptic.command, 'synaptic');
+        assert.equal(setDoc.hooks.PreCompact.at(-1).hooks[0].command, 'synaptic compact');
+        delete mcpDoc.mcpServers.synaptic;
+        if (!d.servers) delete mcpDoc.mcpServers;
+        assert.deepEqual(mcpDoc, JSON.parse(text));
+        uninstallClaude(s.opts);
+        assert.equal(read(mcp), text);
+        assert.equal(read(settings), text);
+      }),
+      { numRuns: 60 },
+    );
+  } finally {
+    s.cleanup();
+  }
+});

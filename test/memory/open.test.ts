@@ -144,3 +144,17 @@ test('restoreDatabase() refuses a corrupt backup and keeps the live database', a
     t.cleanup();
   }
 });
+
+test('MIGRATIONS are numbered 1..n without gaps, and reopening applies nothing twice', async () => {
+  const { MIGRATIONS } = await import('../../src/memory/schema.ts');
+  assert.deepEqual(MIGRATIONS.map((m) => m.version), MIGRATIONS.map((_, i) => i + 1));
+  const t = tempDir();
+  try {
+    MemoryStore.open({ dir: t.dir }).close();
+    const again = MemoryStore.open({ dir: t.dir });
+    assert.equal(again.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    again.close();
+  } finally {
+    t.cleanup();
+  }
+});

@@ -209,3 +209,29 @@ test('exportAll() and importRecords() round-trip memories with their history, sk
     dst.cleanup();
   }
 });
+
+test('a refused remember for a new project leaves no dangling project id behind', () => {
+  const { store, cleanup } = tempStore();
+  try {
+    assert.throws(() => store.remember({ content: 'x', source: 's', scope: 'project', project: '/fresh', supersedes: [12345] }), RangeError);
+    assert.equal(store.remember({ content: 'y', source: 's', scope: 'project', project: '/fresh' }).stored, true);
+    assert.deepEqual(store.db.pragma('foreign_key_check'), []);
+  } finally {
+    cleanup();
+  }
+});
+
+test('recall() weighs rare terms above common ones, with and without a memory holding every term', () => {
+  const { store, cleanup } = tempStore();
+  try {
+    for (let i = 0; i < 60; i++) store.remember({ content: `Common service note ${i} about the service layer.`, source: 's', scope: 'project', project: A });
+    const rare = store.remember({ content: 'The flamingo cache sits behind the service.', source: 's', scope: 'project', project: A });
+    for (let i = 0; i < 5; i++) store.remember({ content: `Newer service note ${i}.`, source: 's', scope: 'project', project: A });
+    assert.equal(store.recall({ query: 'flamingo service', project: A }).memories[0]!.id, rare.id, 'all terms');
+    assert.equal(store.recall({ query: 'flamingo service unicorn', project: A }).memories[0]!.id, rare.id, 'no memory holds every term');
+    const common = store.recall({ query: 'service', project: A, limit: 3 }).memories.map((m) => m.body);
+    assert.deepEqual(common, ['Newer service note 4.', 'Newer service note 3.', 'Newer service note 2.'], 'equal relevance: newest first');
+  } finally {
+    cleanup();
+  }
+});

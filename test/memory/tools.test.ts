@@ -2,7 +2,7 @@
 // tools through the real `synaptic serve` child: reliability.test.ts and concurrency.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryTools } from '../../src/mcp/tools/memory/index.ts';
 import type { ToolDefinition, ToolResult } from '../../src/mcp/tool.ts';
@@ -98,5 +98,28 @@ test('readmemory under budget full reports optimization full, and bad offsets ar
   } finally {
     s.provider.close?.();
     s.cleanup();
+  }
+});
+
+test('a corrupt database does not stop the server: each memory call reports why, and the file is untouched', async () => {
+  const t = tempDir('synaptic-tools-corrupt-');
+  try {
+    const data = join(t.dir, 'data');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, 'memory.db'), 'not a database '.repeat(100));
+    const stderr = process.stderr.write;
+    process.stderr.write = () => true; // the provider logs the reason once at start
+    let provider;
+    try {
+      provider = createMemoryTools({ cwd: t.dir, env: {}, dir: data });
+    } finally {
+      process.stderr.write = stderr;
+    }
+    const recall = provider.tools().find((x) => x.name === 'recall')!;
+    await assert.rejects(Promise.resolve().then(() => recall.handler(recall.inputSchema.parse({ query: 'x' }))), /^DatabaseRefusedError|Cannot open the memory database/);
+    assert.equal(readFileSync(join(data, 'memory.db'), 'utf8'), 'not a database '.repeat(100));
+    provider.close?.();
+  } finally {
+    t.cleanup();
   }
 });

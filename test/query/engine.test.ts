@@ -102,3 +102,19 @@ test('testCount() counts tests that reach a hub', () => {
   assert.equal(engine.testCount(id('src/auth/token.ts#verifyToken')), 1);
   assert.equal(engine.testCount(id('src/util/log.ts#log_message')), 0);
 });
+
+test('an engine indexed from graph.cbor columns answers like one indexed from graph.json', async () => {
+  const { encodeGraph, decodeSnapshot } = await import('../../src/graph/snapshot.ts');
+  const { indexSnapshot } = await import('../../src/query/snapshot-index.ts');
+  const { doc, edges } = indexSnapshot(decodeSnapshot(encodeGraph(smallGraph())));
+  const fromCbor = new QueryEngine(doc, undefined, { edges });
+  const fromJson = new QueryEngine(smallGraph(), undefined, { releaseLinks: true });
+  assert.deepEqual(fromCbor.stats(), fromJson.stats());
+  assert.equal(fromJson.ix.g.links.length, 0, 'link objects released');
+  for (const key of ['src/auth/service.ts#AuthService', 'src/auth/token.ts#verifyToken', 'src/web/login.ts#login']) {
+    const a = fromCbor.callers(fromCbor.ix.g.idOf.get(key)!).hits.map((h) => [fromCbor.ix.node(h.node).id, h.relation, fromCbor.ix.edgeLine[h.edge]]);
+    const b = fromJson.callers(fromJson.ix.g.idOf.get(key)!).hits.map((h) => [fromJson.ix.node(h.node).id, h.relation, fromJson.ix.edgeLine[h.edge]]);
+    assert.deepEqual(a, b, key);
+  }
+  assert.deepEqual(fromCbor.rank('auth login').nodes, fromJson.rank('auth login').nodes);
+});

@@ -135,3 +135,40 @@ export function refStrong(g: EdgeList, mask = 0xffffffff): { count: number; labe
   const reach = Array.from({ length: g.n }, (_, v) => refBfs(g, [v], 'out', mask));
   return canonical(g.n, (a, b) => reach[a]![b] !== -1 && reach[b]![a] !== -1);
 }
+
+/**
+ * Checks a reverse-reach result against the reference walk without fixing the order inside a
+ * level (the core may expand a level bottom-up, listing its nodes by id): same nodes with the same
+ * depths, seeds first in given order, depths non-decreasing, and every `via` the relation of an
+ * edge (in `mask`) from the node to a node one level closer. Returns the first violation, or null.
+ */
+export function reachViolation(
+  edges: Iterable<readonly [number, number, number]>,
+  seeds: number[],
+  mask: number,
+  ref: { nodes: number[]; depth: number[] },
+  got: { nodes: ArrayLike<number>; depth: ArrayLike<number>; via: ArrayLike<number> },
+): string | null {
+  const refDepth = new Map<number, number>();
+  ref.nodes.forEach((v, i) => refDepth.set(v, ref.depth[i]!));
+  if (got.nodes.length !== ref.nodes.length) return `count ${got.nodes.length}, want ${ref.nodes.length}`;
+  const out = new Map<number, [number, number][]>();
+  for (const [a, b, r] of edges) if (((mask >>> r) & 1) === 1) (out.get(a) ?? out.set(a, []).get(a)!).push([b, r]);
+  const distinctSeeds = [...new Set(seeds)];
+  const seen = new Set<number>();
+  for (let i = 0; i < got.nodes.length; i++) {
+    const v = got.nodes[i]!;
+    const d = got.depth[i]!;
+    if (seen.has(v)) return `node ${v} listed twice`;
+    seen.add(v);
+    if (refDepth.get(v) !== d) return `node ${v} depth ${d}, want ${refDepth.get(v)}`;
+    if (i < distinctSeeds.length) {
+      if (v !== distinctSeeds[i] || got.via[i] !== 255) return `entry ${i} should be seed ${distinctSeeds[i]} with via 255`;
+      continue;
+    }
+    if (d < got.depth[i - 1]!) return `depth decreases at entry ${i}`;
+    const ok = (out.get(v) ?? []).some(([w, r]) => r === got.via[i] && refDepth.get(w) === d - 1);
+    if (!ok) return `node ${v}: no edge with relation ${got.via[i]} to depth ${d - 1}`;
+  }
+  return null;
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { keyFilePath, open, parseRef, seal, VaultAuthError, VaultError, VaultStore } from '../../src/vault/index.ts';
@@ -76,7 +76,7 @@ test('VaultStore refuses a wrong key before decrypting anything', () => {
   assert.throws(() => other.reveal([parseRef('A')]), (e: Error) => e instanceof VaultError && /key from SYNAPTIC_VAULT_KEY is not the key/.test(e.message));
   assert.throws(() => other.set(parseRef('B'), Buffer.from('w'), [sb.project]), /is not the key/);
   // Without the env key the (never created) key file is missing: a clear error, not a new key.
-  assert.throws(() => new VaultStore(sb.env).reveal([parseRef('A')]), /key file is missing|is not the key/);
+  assert.throws(() => new VaultStore(sb.env).reveal([parseRef('A')]), /key file .*vault\.key is missing/);
 });
 
 test('SYNAPTIC_VAULT_KEY accepts hex, base64 and passphrases, and rejects short ones', () => {
@@ -100,6 +100,7 @@ test('VaultStore.remove() and hold() change folders and keep the value', () => {
   store.set(parseRef('A'), Buffer.from('keep-me'), [sb.project]);
   assert.deepEqual(store.hold(parseRef('A'), [sub])?.folders, [sb.project, sub].sort());
   assert.equal(store.remove(parseRef('A'), [sb.project]), true);
+  assert.throws(() => store.remove(parseRef('A'), [sb.project]), /is held only for/);
   assert.deepEqual(store.list()[0]!.folders, [sub]);
   assert.equal(store.reveal([parseRef('A')]).get('default.A'), 'keep-me');
   assert.equal(store.remove(parseRef('A')), true);
@@ -117,4 +118,12 @@ test('VaultStore.set() refuses empty values and no folders', () => {
   const store = new VaultStore(sb.env);
   assert.throws(() => store.set(parseRef('A'), Buffer.alloc(0), [sb.project]), /value is empty/);
   assert.throws(() => store.set(parseRef('A'), Buffer.from('v'), []), /at least one folder/);
+});
+
+test('a lost key file is reported, never silently replaced by a new key', () => {
+  const store = new VaultStore(sb.env);
+  store.set(parseRef('A'), Buffer.from('v'), [sb.project]);
+  rmSync(keyFilePath(sb.env));
+  assert.throws(() => store.set(parseRef('B'), Buffer.from('w'), [sb.project]), /key file .*vault\.key is missing \(the stored values cannot be recovered/);
+  assert.equal(existsSync(keyFilePath(sb.env)), false);
 });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from '../command.ts';
 import { compactOutput } from '../../memory/hooks.ts';
 import { resolveProject } from '../../memory/project.ts';
@@ -15,7 +16,7 @@ export const compactCommand: Command = {
     const i = argv.indexOf('--project');
     let project: string;
     try {
-      project = resolveProject(i >= 0 ? argv[i + 1] : undefined, process.env, process.env.CLAUDE_PROJECT_DIR || process.cwd()).path;
+      project = resolveProject(i >= 0 && argv[i + 1] ? resolve(argv[i + 1]!) : undefined, process.env, process.env.CLAUDE_PROJECT_DIR || process.cwd()).path;
     } catch {
       project = process.cwd();
     }

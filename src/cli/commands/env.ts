@@ -20,12 +20,11 @@ export const envCommand: Command = {
   summary: 'print exports of the folder’s approved secrets for a shell hook',
   usage: USAGE,
   async run(argv) {
-    const { values, positionals } = parseArgs({
+    const { values } = parseArgs({
       args: argv,
       allowPositionals: false,
       options: { shell: { type: 'string' }, path: { type: 'string' }, hook: { type: 'boolean' }, force: { type: 'boolean' } },
     });
-    void positionals;
     const shellName = values.shell ?? basename(process.env.SHELL ?? '');
     if (!(SHELLS as readonly string[]).includes(shellName)) {
       throw new UsageError(`--shell must be one of ${SHELLS.join(', ')}${values.shell ? ` (got '${values.shell}')` : ' ($SHELL is not one of them)'}`);

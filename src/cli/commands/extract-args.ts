@@ -17,7 +17,7 @@ export const EXTRACT_OPTIONS_USAGE = `Options:
   --out <dir>              output folder (default: <path>/${OUTPUT_DIR_NAME})
   --json                   print a machine-readable summary on stdout
   --max-file-size <bytes>  skip source files larger than this (default: 1048576)
-  --workers <n>            worker threads (default: one per core; 0 = none)`;
+  --workers <n>            parallel parse lanes (default: one per core; 0 = this thread only)`;
 
 function positiveInt(flag: string, value: string | undefined, allowZero = false): number {
   if (value === undefined || !/^\d+$/.test(value) || (!allowZero && Number(value) === 0)) {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { UsageError, type Command } from '../command.ts';
 import { resolveProject } from '../../memory/project.ts';
@@ -83,7 +84,7 @@ export const memoryCommand: Command = {
       switch (sub) {
         case 'list': {
           if (flags.positional.length) throw new UsageError(`unexpected argument '${flags.positional[0]}'`);
-          const project = flags.all ? undefined : resolveProject(flags.project).path;
+          const project = flags.all ? undefined : resolveProject(flags.project === undefined ? undefined : resolve(flags.project)).path;
           const items = store.list({ project, all: flags.all, limit: flags.limit ?? 100 });
           if (flags.json) print(JSON.stringify(items, null, 2));
           else if (items.length === 0) print(project ? `No memories for ${project}.` : 'No memories.');

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
 import { SESSION_MEMORY_LIMIT, sessionOutput } from '../../memory/hooks.ts';
 import { resolveProject } from '../../memory/project.ts';
@@ -28,7 +29,7 @@ export const sessionCommand: Command = {
     }
     let output;
     try {
-      const path = resolveProject(project, process.env, process.env.CLAUDE_PROJECT_DIR || process.cwd()).path;
+      const path = resolveProject(project === undefined ? undefined : resolve(project), process.env, process.env.CLAUDE_PROJECT_DIR || process.cwd()).path;
       const store = MemoryStore.open();
       try {
         output = sessionOutput(path, store.count(path), store.recent(path, SESSION_MEMORY_LIMIT));

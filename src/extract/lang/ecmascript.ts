@@ -94,7 +94,7 @@ function hasChild(node: Node, type: string): boolean {
   return false;
 }
 
-function visibility(def: DefInfo): { visibility: Visibility; exported: boolean; isDefault?: boolean; isStatic?: boolean } {
+function visibility(def: DefInfo): { visibility: Visibility; exported: boolean; isDefault?: boolean; isStatic?: boolean; isGetter?: boolean } {
   if (def.parentKind && TYPE_LIKE.has(def.parentKind)) {
     const node = def.node;
     let vis: Visibility = 'public';
@@ -103,8 +103,9 @@ function visibility(def: DefInfo): { visibility: Visibility; exported: boolean; 
       if (c.type === 'accessibility_modifier') vis = c.text as Visibility;
     }
     if (def.nameNode.type === 'private_property_identifier') vis = 'private';
-    return { visibility: vis, exported: false, isStatic: hasChild(node, 'static') || undefined };
+    return { visibility: vis, exported: false, isStatic: hasChild(node, 'static') || undefined, isGetter: hasChild(node, 'get') || undefined };
   }
+  if (def.node.type === 'assignment_expression') return { visibility: 'public', exported: true };
   const exp = exportStatementOf(def);
   // Inside `declare module` / namespaces without `export`, and ambient declarations: visible.
   const ambient = def.node.parent?.type === 'ambient_declaration';
@@ -142,8 +143,8 @@ function paramsOf(list: Node | null): Param[] {
 
 function signature(def: DefInfo, source: string): SignatureInfo | undefined {
   let fn = def.node;
-  if (fn.type === 'variable_declarator' || fn.type === 'public_field_definition' || fn.type === 'field_definition') {
-    const v = fn.childForFieldName('value');
+  if (fn.type === 'variable_declarator' || fn.type === 'public_field_definition' || fn.type === 'field_definition' || fn.type === 'assignment_expression') {
+    const v = fn.childForFieldName('value') ?? fn.childForFieldName('right');
     if (!v) return undefined;
     const raw = headerText(fn, v.childForFieldName('body'), source);
     fn = v;
@@ -213,7 +214,30 @@ function readImport(node: Node, sink: Sink, scope: number): void {
   }
 }
 
+/** `module.exports = X` (default) or `module.exports = { a, b: c }` (named). */
+function readModuleExports(node: Node, sink: Sink): void {
+  const right = node.childForFieldName('right');
+  const line = node.startPosition.row + 1;
+  if (!right) return;
+  if (right.type === 'identifier') sink.exports.push({ local: right.text, exported: 'default', line });
+  else if (right.type === 'object') {
+    for (const p of right.namedChildren) {
+      if (!p) continue;
+      if (p.type === 'shorthand_property_identifier') sink.exports.push({ local: p.text, exported: p.text, line });
+      else if (p.type === 'pair') {
+        const k = p.childForFieldName('key');
+        const v = p.childForFieldName('value');
+        if (k && v && v.type === 'identifier') sink.exports.push({ local: v.text, exported: unquote(k.text), line });
+      }
+    }
+  }
+}
+
 function readExport(node: Node, sink: Sink, scope: number): void {
+  if (node.type === 'assignment_expression') {
+    readModuleExports(node, sink);
+    return;
+  }
   const line = node.startPosition.row + 1;
   const src = stringValue(node.childForFieldName('source'));
   let clause: Node | null = null;

@@ -40,7 +40,7 @@ export interface LangSpec {
   /** Optional refinement of a definition: kind fix-ups (method vs function, constructor); null drops it. */
   refineDef?(def: DefInfo): { kind: NodeKind; name?: string } | null;
   /** Visibility and export status of a definition. */
-  visibility(def: DefInfo, name: string): { visibility: Visibility; exported: boolean; isDefault?: boolean; isStatic?: boolean };
+  visibility(def: DefInfo, name: string): { visibility: Visibility; exported: boolean; isDefault?: boolean; isStatic?: boolean; isGetter?: boolean };
   /** Parameters, return type text and raw header of a callable (or a type's header). */
   signature(def: DefInfo, source: string): SignatureInfo | undefined;
   /** First line of the doc comment of a definition. */

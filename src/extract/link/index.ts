@@ -7,11 +7,28 @@
 import type { Confidence, GraphLink, GraphNode, HazardSite, NodeKey } from '../../graph/model.ts';
 import type { CallFact, FileFacts } from '../facts.ts';
 import type { ProjectContext } from '../project-context.ts';
-import { Resolver, type Resolved } from './resolver.ts';
+import { languageFamily, Resolver, type Resolved } from './resolver.ts';
 
 export const AMBIGUOUS_CAP = 4;
 const SCORE: Record<Confidence, number> = { EXTRACTED: 1, INFERRED: 0.8, AMBIGUOUS: 0.3 };
 const CTOR_NAMES = new Set(['constructor', '__init__', 'initialize', '__construct', 'new']);
+/** Languages whose bare names may resolve by a global name index (several -> AMBIGUOUS). */
+const GLOBAL_FALLBACK = new Set(['c', 'cpp', 'ruby', 'php', 'rust']);
+/** Dynamic languages: a member call on an unknown receiver gets AMBIGUOUS by-name candidates. */
+const BY_NAME_MEMBERS = new Set(['javascript', 'python', 'ruby', 'php']);
+/**
+ * Method names too common in standard libraries to suggest a repo method when the receiver is
+ * unknown (`list.append`, `arr.push`, `dict.get`, ...).
+ */
+const COMMON_METHODS = new Set([
+  'get', 'set', 'has', 'add', 'delete', 'remove', 'clear', 'push', 'pop', 'shift', 'unshift', 'map', 'filter',
+  'reduce', 'forEach', 'find', 'some', 'every', 'join', 'split', 'slice', 'splice', 'concat', 'includes', 'indexOf',
+  'keys', 'values', 'entries', 'items', 'append', 'extend', 'insert', 'update', 'copy', 'format', 'strip', 'replace',
+  'startswith', 'endswith', 'lower', 'upper', 'encode', 'decode', 'read', 'write', 'close', 'open', 'send', 'then',
+  'catch', 'finally', 'toString', 'valueOf', 'call', 'apply', 'bind', 'each', 'new', 'to_s', 'to_h', 'to_a', 'length',
+  'size', 'count', 'sort', 'reverse', 'next', 'emit', 'on', 'once', 'off', 'log', 'error', 'warn', 'info', 'debug',
+  'run', 'start', 'stop', 'init', 'load', 'save', 'parse', 'render', 'test', 'match', 'exec', 'trim', 'json', 'text',
+]);
 
 export interface LinkResult {
   nodes: GraphNode[];
@@ -45,6 +62,19 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
 
   // Global by-name index for dynamic_ref (string keys naming a unique symbol).
   const byName = new Map<string, NodeKey[]>();
+
+  // Package nodes (Go folders, Java packages): package -> file `contains` links.
+  const packageNodes = new Map<string, GraphNode>();
+  files.forEach((f) => {
+    if (!f.packageName || (f.language !== 'go' && f.language !== 'java')) return;
+    const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '.';
+    const id = f.language === 'go' ? `package:${dir}` : `package:${f.packageName}`;
+    if (!packageNodes.has(id)) {
+      packageNodes.set(id, { id, label: f.packageName, file_type: 'code', source_file: f.language === 'go' ? dir : f.path, source_location: 'L1', kind: 'package', language: f.language });
+    }
+    add(id, f.fileId, 'contains', 'EXTRACTED', f.path, 1);
+  });
+  nodes.push(...packageNodes.values());
 
   files.forEach((f) => {
     nodes.push({
@@ -113,7 +143,7 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
       if (!targets) { unresolved++; continue; }
       for (const t of targets.ids) {
         add(caller, t.id, t.rel, targets.conf, path, c.line, targets.conf === 'AMBIGUOUS' ? SCORE.AMBIGUOUS / targets.ids.length : targets.score);
-        if (f.isTest && t.rel === 'calls' && !t.testTarget) add(caller, t.id, 'tests', targets.conf, path, c.line);
+        if (f.isTest && t.rel === 'calls' && !t.testTarget && targets.conf !== 'AMBIGUOUS') add(caller, t.id, 'tests', targets.conf, path, c.line);
       }
     }
     if (unresolved) unresolvedCalls[path] = unresolved;
@@ -132,6 +162,14 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
   links.sort((a, b) => cmp(a.source, b.source) || cmp(a.target, b.target) || cmp(a.relation, b.relation));
   return { nodes, links, hazards, unresolvedCalls };
 
+  function ambiguous(r: Resolver, f: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence } | null {
+    const cands = ambiguousCandidates(r, f, c);
+    if (cands.length === 0 || cands.length > AMBIGUOUS_CAP) return null;
+    const ids = cands.map(([cf, ci]) => ({ id: idOf(cf, ci), rel: 'calls', testTarget: files[cf]!.isTest }));
+    ids.sort((a, b) => cmp(a.id, b.id));
+    return { ids, conf: 'AMBIGUOUS' };
+  }
+
   function resolveCall(r: Resolver, f: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence; score?: number } | null {
     const target = (fi2: number, i: number, rel = 'calls') => ({ id: idOf(fi2, i), rel, testTarget: files[fi2]!.isTest });
     if (c.form === 'super') {
@@ -142,7 +180,14 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
       return ctor ? { ids: [target(ctor[0], ctor[1])], conf: 'INFERRED' } : null;
     }
     const v: Resolved | null = r.typeOf(f, c.scope, c.callee);
-    if (!v || v.v.t === 'ext' || v.v.t === 'mod' || v.v.t === 'pkg') return null;
+    if (!v) return ambiguous(r, f, c);
+    if (v.v.t === 'mod' && c.form === 'call') {
+      // `const m = require('./m'); m()`: the module's default export (`module.exports = fn`).
+      const d = r.resolveExport(v.v.f, 'default', 0);
+      if (d && d.v.t === 'sym' && r.isCallable(d.v.f, d.v.i)) return { ids: [target(d.v.f, d.v.i)], conf: 'INFERRED' };
+      return null;
+    }
+    if (v.v.t === 'ext' || v.v.t === 'mod' || v.v.t === 'pkg') return null;
     if (v.v.t === 'inst') {
       if (c.callee.k !== 'new') return null; // calling an instance (functor): unknown
       const ctor = constructorOf(r, v.v.f, v.v.i); // Ruby `Foo.new`
@@ -162,6 +207,25 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
     }
     return null;
   }
+}
+
+/**
+ * Calls no rule resolves, with several plausible targets by name: AMBIGUOUS links to at most
+ * AMBIGUOUS_CAP candidates (more: none, the call is counted as unresolved).
+ */
+function ambiguousCandidates(r: Resolver, f: number, c: CallFact): [number, number][] {
+  const lang = r.files[f]!.language;
+  const e = c.callee;
+  if (e.k === 'id' && GLOBAL_FALLBACK.has(lang)) {
+    const list = r.globalsNamed(e.n).filter(([cf, ci]) => r.isCallable(cf, ci) || r.isTypeLike(cf, ci));
+    return list.length >= 2 ? list : [];
+  }
+  if (e.k === 'mem' && BY_NAME_MEMBERS.has(lang) && !COMMON_METHODS.has(e.n) && !e.n.startsWith('__')) {
+    const recv = r.typeOf(f, c.scope, e.o);
+    if (recv) return []; // the receiver is known (external, module, ...): no guessing
+    return r.methodsNamed(languageFamily(lang), e.n);
+  }
+  return [];
 }
 
 function constructorOf(r: Resolver, f: number, i: number): [number, number] | null {

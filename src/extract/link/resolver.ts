@@ -50,6 +50,11 @@ interface FileIndex {
   pkgKey: string | null;
 }
 
+/** Language family for by-name method candidates (TS and JS share one). */
+export function languageFamily(l: LanguageId): string {
+  return l === 'typescript' || l === 'tsx' || l === 'javascript' ? 'js' : l;
+}
+
 function pushMap<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const l = m.get(k);
   if (l) l.push(v); else m.set(k, [v]);
@@ -60,6 +65,8 @@ export class Resolver {
   readonly modules: ModuleResolver;
   /** package key -> name -> [file, symbol] (top-level symbols of the package's files). */
   private readonly packages = new Map<string, Map<string, [number, number][]>>();
+  /** `<family>\0<name>` -> methods of that name (dynamic languages' receiver-less fallback). */
+  private methodIndex: Map<string, [number, number][]> | null = null;
   /** name -> [file, symbol] for the global-name languages (top-level and type members' types). */
   private readonly globals = new Map<string, [number, number][]>();
   /** `<scope>\0<owner type>\0<member>` -> method declared outside its type (Go, Rust, C++). */
@@ -145,6 +152,20 @@ export class Resolver {
   /** Symbols of a package key (Go folder, Java package, ...) with a name. */
   packageMembers(key: string, name: string): [number, number][] {
     return this.packages.get(key)?.get(name) ?? [];
+  }
+
+  /** Methods named `name` declared in files of a language family (`js`, `python`, `ruby`, `php`). */
+  methodsNamed(family: string, name: string): [number, number][] {
+    if (!this.methodIndex) {
+      this.methodIndex = new Map();
+      this.files.forEach((file, fi) => {
+        const fam = languageFamily(file.language);
+        file.symbols.forEach((s, i) => {
+          if (s.kind === 'method') pushMap(this.methodIndex!, `${fam}\0${s.name}`, [fi, i]);
+        });
+      });
+    }
+    return this.methodIndex.get(`${family}\0${name}`) ?? [];
   }
 
   globalsNamed(name: string): [number, number][] {
@@ -470,6 +491,7 @@ export class Resolver {
         const target = this.aliasTarget(v.f, v.i);
         if (!target) return null;
         const r = this.member(target[0], target[1], name, true, new Set());
+        if (r && r.v.t === 'sym' && this.sym(r.v.f, r.v.i).isGetter) return this.returnValue(r.v.f, r.v.i);
         return r ? { v: r.v, inf: true } : null;
       }
       case 'sym': {
@@ -545,13 +567,7 @@ export class Resolver {
         if (!c || c.v.t !== 'sym') return c && c.v.t === 'ext' ? c : null;
         const s = this.sym(c.v.f, c.v.i);
         if (TYPE_LIKE.has(s.kind)) return { v: { t: 'inst', f: c.v.f, i: c.v.i }, inf: true }; // Python/Ruby-style construction
-        if (!s.returns) {
-          if (!s.returnExpr) return null;
-          const rv = this.typeOf(c.v.f, c.v.i, s.returnExpr);
-          return rv && rv.v.t !== 'sym' ? { v: rv.v, inf: true } : rv && rv.v.t === 'sym' && this.isCallable(rv.v.f, rv.v.i) ? { v: rv.v, inf: true } : null;
-        }
-        const t = this.resolveType(c.v.f, c.v.i, s.returns);
-        return t ? { v: { t: 'inst', f: t[0], i: t[1] }, inf: true } : null;
+        return this.returnValue(c.v.f, c.v.i);
       }
       case 'new': {
         const t = this.resolveType(f, scope, e.t);
@@ -560,6 +576,20 @@ export class Resolver {
       default:
         return null;
     }
+  }
+
+  /** What calling callable (f, i) returns: its annotated return type, else its return expression. */
+  returnValue(f: number, i: number): Resolved | null {
+    const s = this.sym(f, i);
+    if (!s.returns) {
+      if (!s.returnExpr) return null;
+      const rv = this.typeOf(f, i, s.returnExpr);
+      if (!rv) return null;
+      if (rv.v.t === 'sym' && !this.isCallable(rv.v.f, rv.v.i)) return null;
+      return { v: rv.v, inf: true };
+    }
+    const t = this.resolveType(f, i, s.returns);
+    return t ? { v: { t: 'inst', f: t[0], i: t[1] }, inf: true } : null;
   }
 
   isCallable(f: number, i: number): boolean {

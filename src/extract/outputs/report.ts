@@ -146,11 +146,17 @@ export function renderReport(input: ReportInput): string {
     surprises.push({ e, score: betweenness[s]! + betweenness[t]! });
   }
   surprises.sort((a, b) => b.score - a.score || a.e - b.e);
+  // One row per node pair, and at most two rows per node, so one hub does not fill the table.
   const top: { e: number; score: number }[] = [];
+  const uses = new Map<number, number>();
   for (const s of surprises) {
-    const key = `${ig.src[s.e]}>${ig.dst[s.e]}`;
-    if (seenPairs.has(key)) continue;
+    const a = ig.src[s.e]!;
+    const b = ig.dst[s.e]!;
+    const key = `${a}>${b}`;
+    if (seenPairs.has(key) || (uses.get(a) ?? 0) >= 2 || (uses.get(b) ?? 0) >= 2) continue;
     seenPairs.add(key);
+    uses.set(a, (uses.get(a) ?? 0) + 1);
+    uses.set(b, (uses.get(b) ?? 0) + 1);
     top.push(s);
     if (top.length >= SURPRISES) break;
   }

@@ -19,6 +19,16 @@
 (variable_declarator name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
+; CommonJS: exports.f = function () {}; module.exports.f = () => {}
+(assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function)]
+  (#eq? @_exports "exports")) @definition.function
+(assignment_expression
+  left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function)]
+  (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
+
 ; ---- references
 (call_expression function: (_) @callee) @reference.call
 (new_expression constructor: (_) @callee) @reference.new
@@ -29,6 +39,7 @@
 (arrow_function body: (_) @return)
 (import_statement) @import
 (export_statement) @export
+(assignment_expression left: (member_expression object: (identifier) @_m property: (property_identifier) @_e) (#eq? @_m "module") (#eq? @_e "exports")) @export
 (variable_declarator) @local
 (field_definition) @field
 (assignment_expression left: (member_expression object: (this))) @field

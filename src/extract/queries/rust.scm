@@ -14,6 +14,7 @@
 (call_expression function: (_) @callee) @reference.call
 (macro_invocation macro: (_) @callee) @reference.call
 (type_identifier) @reference.type
+(impl_item trait: (_) @reference.implements type: (_) @owner)
 
 (use_declaration) @import
 (let_declaration) @local

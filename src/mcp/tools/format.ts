@@ -1,6 +1,5 @@
 import type { NodeId } from '../../graph/model.ts';
 import type { EdgeHit, QueryEngine } from '../../query/engine.ts';
-import { lineOf } from '../../query/engine.ts';
 import type { Candidate, Resolution } from '../../query/resolve.ts';
 import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
 import { toolResult, type ToolResult } from '../tool.ts';
@@ -74,6 +73,5 @@ export function breakdown(byRelation: Record<string, number>): string {
 
 /** The edge's site: `file:line` of the call or reference. */
 export function edgeSite(engine: QueryEngine, e: number): { file: string; line: number } {
-  const link = engine.ix.g.links[e]!;
-  return { file: String(link.source_file ?? engine.ix.node(engine.ix.g.src[e]!).source_file ?? ''), line: lineOf(link.source_location) };
+  return { file: engine.ix.edgeSiteFile(e), line: engine.ix.edgeLine[e]! };
 }

@@ -25,7 +25,7 @@ export function statsText(engine: QueryEngine): string {
   if (s.cross_language) lines.push(`Cross-language: ${s.cross_language} coupling edge(s) (HTTP/RPC/FFI/WebSocket/queue/SQL boundaries)`);
   if (s.cross_repo) lines.push(`Cross-repo: ${s.cross_repo} edge(s) span repositories`);
   if (s.dynamic_sites) lines.push(`Dynamic-dispatch sites: ${s.dynamic_sites} (${s.dynamic_sites_opaque} opaque, ${s.dynamic_refs_linked} evidence-linked)`);
-  const unresolved = engine.doc.graph?.unresolved_calls ? Object.values(engine.doc.graph.unresolved_calls).reduce((a, b) => a + Number(b || 0), 0) : 0;
+  const unresolved = engine.unresolvedTotal();
   if (unresolved) lines.push(`Unresolved call sites: ${unresolved} (calls the extractor could not resolve statically)`);
   return lines.join('\n');
 }

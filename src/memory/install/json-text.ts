@@ -152,7 +152,7 @@ export function indentUnit(text: string): string {
 /** `value` as JSON indented for a position whose line starts with `indent`. */
 function render(value: unknown, indent: string, unit: string, multiline: boolean): string {
   const json = JSON.stringify(value, null, multiline ? unit : undefined);
-  return multiline ? json.replace(/\n/g, `\n${indent}`) : json.replace(/([,:])(?=["{[\dtfn-])/g, '$1 ');
+  return multiline ? json.replace(/\n/g, `\n${indent}`) : json;
 }
 
 export interface Insertion {

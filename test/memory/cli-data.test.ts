@@ -15,36 +15,6 @@ function setup() {
   return { ...t, repo, data, env };
 }
 
-test('synaptic memory list/show/forget/restore/export/import work on the shared database', async () => {
-  const s = setup();
-  try {
-    const store = MemoryStore.open({ dir: s.data });
-    const v1 = store.remember({ content: 'Build with make.', source: 'user', scope: 'project', project: s.repo });
-    const v2 = store.remember({ content: 'Build with npm run build.', source: 'user', scope: 'project', project: s.repo, supersedes: [v1.id] });
-    store.close();
-    const list = await runCli(['memory', 'list', '--json'], s.env, s.repo);
-    assert.equal(list.code, 0, list.stderr);
-    assert.deepEqual(JSON.parse(list.stdout).map((m: { id: number }) => m.id), [v2.id]);
-    const show = await runCli(['memory', 'show', String(v2.id)], s.env, s.repo);
-    assert.match(show.stdout, /Build with npm run build\./);
-    assert.match(show.stdout, new RegExp(`#${v1.id} .*\\[superseded by ${v2.id}\\]`));
-    assert.equal((await runCli(['memory', 'forget', String(v2.id)], s.env, s.repo)).code, 0);
-    assert.equal(JSON.parse((await runCli(['memory', 'list', '--json'], s.env, s.repo)).stdout).length, 0);
-    assert.equal((await runCli(['memory', 'restore', String(v1.id)], s.env, s.repo)).code, 0);
-    assert.deepEqual(JSON.parse((await runCli(['memory', 'list', '--json'], s.env, s.repo)).stdout).map((m: { body: string }) => m.body), ['Build with make.']);
-    const exported = await runCli(['memory', 'export'], s.env, s.repo);
-    assert.equal(exported.stdout.trim().split('\n').length, 2);
-    const other = { ...s.env, SYNAPTIC_DATA_DIR: join(s.dir, 'other') };
-    const imported = await runCli(['memory', 'import'], other, s.repo, exported.stdout);
-    assert.match(imported.stdout, /Imported 2 memories/);
-    const missing = await runCli(['memory', 'show', '999'], s.env, s.repo);
-    assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /Cannot show memory 999/);
-  } finally {
-    s.cleanup();
-  }
-});
-
 test('synaptic data backup works online; restore refuses while a server holds the database, then succeeds', async () => {
   const s = setup();
   try {

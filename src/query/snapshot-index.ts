@@ -1,0 +1,71 @@
+import type { IndexedGraph } from '../graph/indexed-graph.ts';
+import { OTHER_RELATION_ID, relationId, type GraphDocument, type NodeKey } from '../graph/model.ts';
+import { NONE, snapshotToDocument, type GraphSnapshot } from '../graph/snapshot.ts';
+
+/** Edge columns the GraphIndex keeps instead of per-link objects. */
+export interface EdgeColumns {
+  indexed: IndexedGraph;
+  edgeConf: Uint8Array;
+  edgeLine: Uint32Array;
+  edgeFile: Map<number, string>;
+  otherRel: Map<number, string>;
+}
+
+/**
+ * Index a graph.cbor snapshot without materializing a link object per edge: node objects are built
+ * (tools print their fields), edges go straight from the snapshot's columns into the dense arrays.
+ * Dangling links are dropped, as indexGraph does. Browser-safe.
+ */
+export function indexSnapshot(snap: GraphSnapshot): { doc: GraphDocument; edges: EdgeColumns } {
+  const doc = snapshotToDocument({ ...snap, linkCount: 0, linkColumns: [], linkExtras: new Map() });
+  doc.links = [];
+  const nodes = doc.nodes;
+  const idOf = new Map<NodeKey, number>();
+  for (let i = 0; i < nodes.length; i++) idOf.set(nodes[i]!.id, i);
+  const m0 = snap.linkCount;
+  const L = snap.link;
+  const relIds = snap.relations.map((r) => relationId(r));
+  let m = 0;
+  for (let j = 0; j < m0; j++) if (L.src[j] !== NONE && L.dst[j] !== NONE && L.src[j]! < nodes.length && L.dst[j]! < nodes.length) m++;
+  const src = new Uint32Array(m);
+  const dst = new Uint32Array(m);
+  const rel = new Uint8Array(m);
+  const edgeConf = new Uint8Array(m);
+  const edgeLine = new Uint32Array(m);
+  const edgeFile = new Map<number, string>();
+  const otherRel = new Map<number, string>();
+  const lineOfString = new Map<number, number>();
+  let e = 0;
+  for (let j = 0; j < m0; j++) {
+    const s = L.src[j]!;
+    const t = L.dst[j]!;
+    if (s === NONE || t === NONE || s >= nodes.length || t >= nodes.length) continue;
+    src[e] = s;
+    dst[e] = t;
+    const ri = L.relation[j]!;
+    const name = ri === 0xffff ? 'other' : (snap.relations[ri] ?? 'other');
+    const r = ri === 0xffff ? OTHER_RELATION_ID : relIds[ri]!;
+    rel[e] = r;
+    if (r === OTHER_RELATION_ID && name !== 'other') otherRel.set(e, name);
+    const c = L.confidence[j]!;
+    edgeConf[e] = c <= 2 ? c : 0;
+    const loc = L.sourceLocation[j]!;
+    if (loc !== NONE) {
+      let line = lineOfString.get(loc);
+      if (line === undefined) {
+        const match = /(\d+)/.exec(snap.strings[loc] ?? '');
+        line = match ? Number(match[1]) : 0;
+        lineOfString.set(loc, line);
+      }
+      edgeLine[e] = line;
+    }
+    const sf = L.sourceFile[j]!;
+    if (sf !== NONE) {
+      const file = snap.strings[sf]!;
+      if (file !== nodes[s]!.source_file) edgeFile.set(e, file);
+    }
+    e++;
+  }
+  const indexed: IndexedGraph = { doc, nodes, idOf, links: [], src, dst, rel, danglingLinks: m0 - m };
+  return { doc, edges: { indexed, edgeConf, edgeLine, edgeFile, otherRel } };
+}
