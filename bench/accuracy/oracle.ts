@@ -51,12 +51,23 @@ function defName(n: ts.Node): string | undefined {
   if (ts.isConstructorDeclaration(n)) return 'constructor';
   if ((ts.isMethodDeclaration(n) || ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)) && ts.isClassLike(n.parent)) return nameText(n.name);
   if (ts.isMethodSignature(n) && ts.isInterfaceDeclaration(n.parent)) return nameText(n.name);
+  // Objects of functions bound to a variable: `const api = { get() {}, post: () => {} }`.
+  if (ts.isMethodDeclaration(n) && ts.isObjectLiteralExpression(n.parent) && namedObject(n.parent)) return nameText(n.name);
+  if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && ts.isObjectLiteralExpression(n.initializer) && namedObject(n.initializer)) return n.name.text;
   if (ts.isArrowFunction(n) || ts.isFunctionExpression(n)) {
     const p = n.parent;
     if (ts.isVariableDeclaration(p) && p.initializer === n && ts.isIdentifier(p.name)) return p.name.text;
     if (ts.isPropertyDeclaration(p) && p.initializer === n && ts.isClassLike(p.parent)) return nameText(p.name);
+    if (ts.isPropertyAssignment(p) && p.initializer === n && ts.isObjectLiteralExpression(p.parent) && namedObject(p.parent)) return nameText(p.name);
   }
   return undefined;
+}
+
+/** An object literal bound to a variable that holds at least one method or function property. */
+function namedObject(o: ts.ObjectLiteralExpression): boolean {
+  if (!ts.isVariableDeclaration(o.parent) || !ts.isIdentifier(o.parent.name) || o.parent.initializer !== o) return false;
+  return o.properties.some((p) => ts.isMethodDeclaration(p)
+    || (ts.isPropertyAssignment(p) && (ts.isArrowFunction(p.initializer) || ts.isFunctionExpression(p.initializer))));
 }
 
 /** The node whose parent chain defines nesting (for function expressions: the declaration holding them). */
@@ -67,7 +78,7 @@ function qualifiedName(n: ts.Node): string | undefined {
     if (name !== undefined) parts.push(name);
     else if (cur === n) return undefined;
     if ((ts.isArrowFunction(cur) || ts.isFunctionExpression(cur)) && name !== undefined) {
-      cur = cur.parent; // skip the VariableDeclaration / PropertyDeclaration
+      cur = cur.parent; // skip the VariableDeclaration / PropertyDeclaration / PropertyAssignment
     }
   }
   return parts.reverse().join('.');

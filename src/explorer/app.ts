@@ -163,7 +163,7 @@ class Explorer {
     }
     const t0 = performance.now();
     if (s.mode === 'node') this.renderNode(v!);
-    else if (s.mode === 'path') this.renderPath(v!, this.id(s.to));
+    else if (s.mode === 'path') this.renderPath(v!, this.id(s.to), s.directed === true);
     else if (s.mode === 'impact') this.renderImpact(v!, s.depth ?? 2);
     else if (s.mode === 'community') this.renderCommunity(s.community!);
     else this.renderOverview();
@@ -225,7 +225,7 @@ class Explorer {
     $('results').classList.add('hidden');
     $<HTMLInputElement>('search').value = '';
     const key = this.ix.node(v).id;
-    if (this.state.mode === 'path' && this.pickingPathEnd && this.state.node) this.go({ mode: 'path', node: this.state.node, to: key });
+    if (this.state.mode === 'path' && this.pickingPathEnd && this.state.node) this.go({ mode: 'path', node: this.state.node, to: key, directed: this.state.directed });
     else if (this.state.mode === 'impact') this.go({ mode: 'impact', node: key, depth: this.state.depth });
     else this.go({ mode: 'node', node: key });
     this.pickingPathEnd = false;
@@ -374,24 +374,29 @@ class Explorer {
     $('status').textContent = '';
   }
 
-  private renderPath(s: NodeId, t: NodeId | undefined): void {
+  private renderPath(s: NodeId, t: NodeId | undefined, directed: boolean): void {
     const pickEnd = el('button', { class: 'act', id: 'pick-end', onclick: () => { this.pickingPathEnd = true; $('search').focus(); $('status').textContent = 'Search the path end'; } }, t === undefined ? 'Choose the end…' : 'Change the end…');
-    const head = [el('h2', {}, 'Path'), el('div', {}, 'from ', this.nodeLink(s)), el('div', {}, 'to ', t === undefined ? el('span', { class: 'kind' }, '(none yet)') : this.nodeLink(t)), el('div', { class: 'row' }, pickEnd)];
+    const key = (v: NodeId | undefined) => (v === undefined ? undefined : this.ix.node(v).id);
+    const toggle = el('label', { class: 'kind' },
+      el('input', { type: 'checkbox', id: 'path-directed', checked: directed, onchange: () => this.go({ mode: 'path', node: key(s), to: key(t), directed: !directed }) }),
+      ' follow edge direction only');
+    const head = [el('h2', {}, 'Path'), el('div', {}, 'from ', this.nodeLink(s)), el('div', {}, 'to ', t === undefined ? el('span', { class: 'kind' }, '(none yet)') : this.nodeLink(t)), el('div', { class: 'row' }, pickEnd), toggle];
     this.pickingPathEnd = t === undefined;
+    fill($('left'));
     if (t === undefined) {
       fill($('right'), ...head, el('p', { class: 'kind' }, 'Search a symbol above to pick the end of the path.'));
       this.view.show([this.viewNode(s, 0, true)], [], 'line');
       return;
     }
-    const path = timed(this.timings, 'path', () => this.eg.path(s, t));
+    const path = timed(this.timings, 'path', () => this.eg.path(s, t, { directed }));
     if (!path) {
-      fill($('right'), ...head, el('p', { id: 'path-result' }, `No path between these symbols within 12 hops, in either direction.`));
+      fill($('right'), ...head, el('p', { id: 'path-result' }, `No path between these symbols within 8 hops${directed ? ' following edge direction' : ''}.`));
       this.view.show([this.viewNode(s, 0, true), this.viewNode(t, 1, true)], [], 'line');
       return;
     }
     const steps = el('ol', { id: 'path-result' }, ...path.nodes.map((v, i) =>
       el('li', {}, this.nodeLink(v), i < path.hops.length ? el('div', { class: 'rel' }, `${path.hops[i]!.reversed ? '←' : '→'} ${sanitize(path.hops[i]!.relation)}`) : null)));
-    fill($('right'), ...head, el('div', { class: 'kind' }, `${path.hops.length} hop${path.hops.length === 1 ? '' : 's'}${path.directed ? '' : ' (ignoring direction)'}`), steps);
+    fill($('right'), ...head, el('div', { class: 'kind' }, `${path.hops.length} hop${path.hops.length === 1 ? '' : 's'}${path.directed ? ' following edge direction' : ' (← = connected through an edge that points the other way)'}`), steps);
     this.view.setEdgeLabels(true);
     this.view.show(path.nodes.map((v, i) => this.viewNode(v, i, true)), this.viewEdges(path.hops.map((h) => h.edge), '#f0b429'), 'line');
     this.legend([['#f0b429', 'path edges (label = relation)']]);

@@ -54,6 +54,7 @@ code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-si
 pre.sig { white-space:pre-wrap; background:var(--bg); border:1px solid var(--line); padding:6px; border-radius:4px; }
 .row { display:flex; gap:6px; align-items:center; margin:6px 0; flex-wrap:wrap; }
 .row input { flex:1; padding:4px 8px; border-radius:4px; border:1px solid var(--line); background:var(--bg); color:var(--text); }
+.row button.on, button.act.on { border-color:var(--accent); color:var(--accent); }
 .row button, button.act { background:#22324a; color:var(--text); border:1px solid var(--line); border-radius:4px; padding:4px 8px; cursor:pointer; }
 #error-page { max-width:640px; margin:12vh auto; padding:24px; background:var(--panel); border:1px solid #7a2e2e; border-radius:8px; }
 #error-page h1 { color:#ff8b8b; font-size:18px; }

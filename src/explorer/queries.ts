@@ -101,16 +101,14 @@ export class ExplorerGraph {
   }
 
   /**
-   * Shortest path from `s` to `t` (core bidirectional BFS): directed first, then ignoring direction.
-   * Each hop names the relation of an edge that joins the two nodes and whether it runs backwards.
+   * Shortest path from `s` to `t` on the core (bidirectional BFS), over every relation. Like the
+   * `shortest_path` tool it ignores edge direction by default ("how are these connected"); with
+   * `directed` it follows edges forward only. Each hop names the relation of an edge joining the
+   * two nodes and whether it runs backwards.
    */
-  path(s: NodeId, t: NodeId, maxHops = 12): { nodes: NodeId[]; hops: { relation: string; reversed: boolean; edge: number }[]; directed: boolean } | null {
-    let directed = true;
-    let p = this.core.shortestPath(s, t, { maxHops });
-    if (!p) {
-      directed = false;
-      p = this.core.shortestPath(s, t, { maxHops, undirected: true });
-    }
+  path(s: NodeId, t: NodeId, opts: { directed?: boolean; maxHops?: number } = {}): { nodes: NodeId[]; hops: { relation: string; reversed: boolean; edge: number }[]; directed: boolean } | null {
+    const directed = opts.directed === true;
+    const p = this.core.shortestPath(s, t, { maxHops: opts.maxHops ?? 8, undirected: !directed });
     if (!p) return null;
     const nodes = Array.from(p);
     const hops = [];

@@ -16,6 +16,8 @@ export interface ViewState {
   community?: number;
   /** Neighbourhood hops (node mode, 1-2) or impact depth (1-5). */
   depth?: number;
+  /** Path mode: follow edge direction only (default: any direction, like shortest_path). */
+  directed?: boolean;
 }
 
 /** Parse a location hash (with or without the leading `#`); unknown or bad fields are ignored. */
@@ -31,6 +33,7 @@ export function parseHash(hash: string): ViewState {
   if (params.has('community') && Number.isInteger(community) && community >= 0) state.community = community;
   const depth = Number(params.get('depth'));
   if (params.has('depth') && Number.isInteger(depth) && depth >= 1 && depth <= 5) state.depth = depth;
+  if (params.get('directed') === '1') state.directed = true;
   if (state.mode !== 'overview' && state.mode !== 'community' && !state.node) state.mode = 'overview';
   if (state.mode === 'community' && state.community === undefined) state.mode = 'overview';
   return state;
@@ -44,5 +47,6 @@ export function formatHash(state: ViewState): string {
   if (state.to !== undefined) params.set('to', state.to);
   if (state.community !== undefined) params.set('community', String(state.community));
   if (state.depth !== undefined) params.set('depth', String(state.depth));
+  if (state.directed) params.set('directed', '1');
   return '#' + params.toString();
 }

@@ -155,20 +155,6 @@ function signatureFits(sig: unknown): sig is Signature {
     && (typeof s.returns === 'string' || !('returns' in s));
 }
 
-/** A field goes in the columns when its value has the modelled type; otherwise into extras. */
-function nodeFieldFits(key: string, value: unknown): boolean {
-  switch (key) {
-    case 'id': case 'label': case 'file_type': case 'source_file': case 'source_location': case 'kind':
-    case 'visibility': case 'language': case 'doc':
-      return typeof value === 'string';
-    case 'community': return isInt32(value);
-    case 'is_test': return typeof value === 'boolean';
-    case 'span': return spanFits(value);
-    case 'signature': return signatureFits(value);
-    default: return false;
-  }
-}
-
 /** Move extra fields that have one scalar type across all rows into columns; the rest stay per row. */
 function columnize(
   rows: [number, Record<string, unknown>][], count: number, modelled: ReadonlySet<string>, strings: StringTable,
@@ -244,45 +230,64 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
   const paramDefault: number[] = [];
   const nodeExtras: [number, Record<string, unknown>][] = [];
   const indexOfNode = new Map<string, number>();
+  for (const c of [col.id, col.label, col.fileType, col.sourceFile, col.sourceLocation, col.kind, col.visibility, col.language, col.doc, col.sigRaw, col.sigReturns]) {
+    c.fill(NONE);
+  }
   for (let i = 0; i < n; i++) {
     const node = nodes[i]! as Record<string, unknown>;
-    if (typeof node.id === 'string' && !indexOfNode.has(node.id)) indexOfNode.set(node.id, i);
     let extras: Record<string, unknown> | null = null;
-    for (const key of Object.keys(node)) {
-      if (!NODE_FIELDS.has(key) || !nodeFieldFits(key, node[key])) (extras ??= {})[key] = node[key];
-    }
-    const fits = (k: string): boolean => k in node && nodeFieldFits(k, node[k]);
-    col.id[i] = fits('id') ? strings.add(node.id as string) : NONE;
-    col.label[i] = fits('label') ? strings.add(node.label as string) : NONE;
-    col.fileType[i] = fits('file_type') ? strings.add(node.file_type as string) : NONE;
-    col.sourceFile[i] = fits('source_file') ? strings.add(node.source_file as string) : NONE;
-    col.sourceLocation[i] = fits('source_location') ? strings.add(node.source_location as string) : NONE;
-    col.kind[i] = fits('kind') ? strings.add(node.kind as string) : NONE;
-    col.visibility[i] = fits('visibility') ? strings.add(node.visibility as string) : NONE;
-    col.language[i] = fits('language') ? strings.add(node.language as string) : NONE;
-    col.doc[i] = fits('doc') ? strings.add(node.doc as string) : NONE;
-    if (fits('community')) {
-      col.community[i] = node.community as number;
-      col.hasCommunity[i] = 1;
-    }
-    if (fits('is_test')) col.isTest[i] = node.is_test ? 2 : 1;
-    if (fits('span')) {
-      const s = node.span as Span;
-      col.span.set([s.start_line, s.start_col, s.end_line, s.end_col], 4 * i);
-      col.hasSpan[i] = 1;
-    }
-    col.sigRaw[i] = NONE;
-    col.sigReturns[i] = NONE;
-    if (fits('signature')) {
-      const sig = node.signature as Signature;
-      col.sigRaw[i] = strings.add(sig.raw);
-      col.sigReturns[i] = strings.opt(sig.returns);
-      for (const p of sig.params) {
-        paramName.push(strings.add(p.name));
-        paramType.push(strings.opt(p.type));
-        paramOptional.push(p.optional === undefined ? 0 : p.optional ? 2 : 1);
-        paramDefault.push(strings.opt(p.default));
+    // One pass over the node's own keys: modelled fields with the modelled type go to columns.
+    for (const key in node) {
+      const v = node[key];
+      let stored = true;
+      switch (key) {
+        case 'id':
+          if (typeof v === 'string') {
+            col.id[i] = strings.add(v);
+            if (!indexOfNode.has(v)) indexOfNode.set(v, i);
+          } else stored = false;
+          break;
+        case 'label': if (typeof v === 'string') col.label[i] = strings.add(v); else stored = false; break;
+        case 'file_type': if (typeof v === 'string') col.fileType[i] = strings.add(v); else stored = false; break;
+        case 'source_file': if (typeof v === 'string') col.sourceFile[i] = strings.add(v); else stored = false; break;
+        case 'source_location': if (typeof v === 'string') col.sourceLocation[i] = strings.add(v); else stored = false; break;
+        case 'kind': if (typeof v === 'string') col.kind[i] = strings.add(v); else stored = false; break;
+        case 'visibility': if (typeof v === 'string') col.visibility[i] = strings.add(v); else stored = false; break;
+        case 'language': if (typeof v === 'string') col.language[i] = strings.add(v); else stored = false; break;
+        case 'doc': if (typeof v === 'string') col.doc[i] = strings.add(v); else stored = false; break;
+        case 'community':
+          if (isInt32(v)) {
+            col.community[i] = v;
+            col.hasCommunity[i] = 1;
+          } else stored = false;
+          break;
+        case 'is_test': if (typeof v === 'boolean') col.isTest[i] = v ? 2 : 1; else stored = false; break;
+        case 'span':
+          if (spanFits(v)) {
+            const b = 4 * i;
+            col.span[b] = v.start_line;
+            col.span[b + 1] = v.start_col;
+            col.span[b + 2] = v.end_line;
+            col.span[b + 3] = v.end_col;
+            col.hasSpan[i] = 1;
+          } else stored = false;
+          break;
+        case 'signature':
+          if (signatureFits(v)) {
+            col.sigRaw[i] = strings.add(v.raw);
+            col.sigReturns[i] = strings.opt(v.returns);
+            for (const p of v.params) {
+              paramName.push(strings.add(p.name));
+              paramType.push(strings.opt(p.type));
+              paramOptional.push(p.optional === undefined ? 0 : p.optional ? 2 : 1);
+              paramDefault.push(strings.opt(p.default));
+            }
+          } else stored = false;
+          break;
+        default:
+          stored = false;
       }
+      if (!stored) (extras ??= {})[key] = v;
     }
     col.paramOffsets[i + 1] = paramName.length;
     if (extras) nodeExtras.push([i, extras]);

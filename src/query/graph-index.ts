@@ -30,7 +30,7 @@ export class GraphIndex {
   readonly byFile = new Map<string, NodeId[]>();
   /** Lower-cased labels by id, for substring search. */
   readonly lowerLabels: string[];
-  private postings: { label: Map<string, NodeId[]>; path: Map<string, NodeId[]> } | undefined;
+  private postings: { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } | undefined;
   /** Count of nodes sharing each exact label, to mark duplicates. */
   readonly labelCount = new Map<string, number>();
   /** Community id -> members. */
@@ -145,12 +145,18 @@ export class GraphIndex {
     return (this.postings ??= this.buildPostings()).path;
   }
 
+  /** Number of words in each node's bare label (ranking penalizes long labels). */
+  get labelWords(): Uint8Array {
+    return (this.postings ??= this.buildPostings()).words;
+  }
+
   /** Build the lazy indexes now. */
   warm(): void {
     this.postings ??= this.buildPostings();
   }
 
-  private buildPostings(): { label: Map<string, NodeId[]>; path: Map<string, NodeId[]> } {
+  private buildPostings(): { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } {
+    const words = new Uint8Array(this.n);
     const label = new Map<string, NodeId[]>();
     const path = new Map<string, NodeId[]>();
     const fileTokens = new Map<string, string[]>();
@@ -167,7 +173,9 @@ export class GraphIndex {
       const node = this.g.nodes[v]!;
       const bare = bareName(this.label(v)) || this.label(v);
       const seen = new Set<string>();
-      for (const w of splitWords(bare)) {
+      const split = splitWords(bare);
+      words[v] = Math.min(255, split.length);
+      for (const w of split) {
         const s = stemOf(w);
         if (!seen.has(s)) {
           seen.add(s);
@@ -186,7 +194,7 @@ export class GraphIndex {
         for (const t of toks) push(path, t, v);
       }
     }
-    return { label, path };
+    return { label, path, words };
   }
 
   node(v: NodeId): GraphNode {

@@ -1,7 +1,7 @@
 import type { NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { MaxHeap } from './heap.ts';
-import { bareName, questionTokens, splitWords } from './tokens.ts';
+import { bareName, questionTokens } from './tokens.ts';
 
 export interface RankOptions {
   mode?: 'bfs' | 'dfs';
@@ -123,7 +123,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     s /= 1 + 0.05 * Math.log2(1 + ix.degree[v]!);
     if (m.label === 0) s *= 0.5;
     // Penalize long labels that merely contain a token among many others.
-    const words = splitWords(bareName(ix.label(v))).length;
+    const words = ix.labelWords[v]!;
     if (words > concepts + 2) s *= 0.9;
     base.set(v, s);
     if (s > top) top = s;
@@ -142,8 +142,9 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
 
   const best = new Map<NodeId, { score: number; depth: number }>();
   const heap = new MaxHeap<{ v: NodeId; depth: number }>((a, b) => (mode === 'bfs' ? a.depth - b.depth : b.depth - a.depth) || a.v - b.v);
-  for (const [v, s] of ranked) {
-    // Every matched node is a candidate on its own merit; seeds start the expansion.
+  // The strongest matches are candidates on their own merit (the rest can still be reached by
+  // expansion, scored with their own match): bounded so a common word does not flood the frontier.
+  for (const [v, s] of ranked.slice(0, cap * 4)) {
     best.set(v, { score: s / top, depth: 0 });
     heap.push({ v, depth: 0 }, s / top);
   }

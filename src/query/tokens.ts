@@ -19,15 +19,36 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
 
 /** Split an identifier or phrase into lower-case word tokens (camel, snake, kebab, dots, digits). */
 export function splitWords(text: string): string[] {
+  // Hand-rolled (no regex): this runs for every node label at load and for every match at query time.
   const out: string[] = [];
-  const parts = text.split(/[^A-Za-z0-9]+/);
-  for (const part of parts) {
-    if (!part) continue;
-    // fooBar -> foo Bar; HTTPServer -> HTTP Server; v2Api -> v2 Api
-    const spaced = part
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
-    for (const w of spaced.split(' ')) if (w) out.push(w.toLowerCase());
+  let start = -1;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    const upper = c >= 65 && c <= 90;
+    const lower = c >= 97 && c <= 122;
+    const digit = c >= 48 && c <= 57;
+    if (!(upper || lower || digit)) {
+      if (start >= 0) out.push(text.slice(start, i).toLowerCase());
+      start = -1;
+      continue;
+    }
+    if (start < 0) {
+      start = i;
+      continue;
+    }
+    if (upper) {
+      const p = text.charCodeAt(i - 1);
+      const prevLowerOrDigit = (p >= 97 && p <= 122) || (p >= 48 && p <= 57);
+      const prevUpper = p >= 65 && p <= 90;
+      const nx = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+      const nextLower = nx >= 97 && nx <= 122;
+      // fooBar -> foo|Bar; HTTPServer -> HTTP|Server; v2Api -> v2|Api
+      if (prevLowerOrDigit || (prevUpper && nextLower)) {
+        out.push(text.slice(start, i).toLowerCase());
+        start = i;
+      }
+    }
   }
   return out;
 }
@@ -48,11 +69,32 @@ export function stem(word: string): string {
 
 /** The bare symbol name of a label: `.get_node()` -> `get_node`, `Auth.login()` -> `login`. */
 export function bareName(label: string): string {
-  let s = label.trim();
-  s = s.replace(/\(.*\)\s*$/, '');
-  const m = /([A-Za-z_$][\w$]*)\s*$/.exec(s);
-  if (m) return m[1]!;
-  return s.replace(/^[^A-Za-z0-9_$]+/, '');
+  let end = label.length;
+  while (end > 0 && isSpace(label.charCodeAt(end - 1))) end--;
+  // Drop a trailing parameter list: `f(a, b)` -> `f`.
+  if (end > 0 && label.charCodeAt(end - 1) === 41 /* ) */) {
+    const open = label.indexOf('(');
+    if (open >= 0) {
+      end = open;
+      while (end > 0 && isSpace(label.charCodeAt(end - 1))) end--;
+    }
+  }
+  let start = end;
+  while (start > 0 && isIdent(label.charCodeAt(start - 1))) start--;
+  // An identifier cannot start with a digit: skip leading digits of the run.
+  while (start < end && label.charCodeAt(start) >= 48 && label.charCodeAt(start) <= 57) start++;
+  if (start < end) return label.slice(start, end);
+  let s = 0;
+  while (s < end && !isIdent(label.charCodeAt(s))) s++;
+  return label.slice(s, end);
+}
+
+function isIdent(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 /** Tokens of a question: words, minus scaffolding, stemmed, de-duplicated, in order. */

@@ -98,6 +98,17 @@ for (const build of ['release', 'debug'] as const) describe(`${build} wasm`, () 
     for (const algo of ALGOS) assert.ok(graphs.get('sbm-11')![algo]().modularity >= planted - 1e-9);
   });
 
+  test('rmat-12: repeated louvain()/leiden()/modularity() calls free their scratch memory', () => {
+    const g = graphs.get('rmat-12')!;
+    const round = () => {
+      for (const algo of ALGOS) g.modularity(g[algo]({ seed: 3 }).membership);
+    };
+    round();
+    const before = core.memoryBytes();
+    for (let i = 0; i < 5; i++) round();
+    assert.equal(core.memoryBytes(), before);
+  });
+
   test('karate-both-directions: resolution shapes the partition (more communities at higher gamma)', () => {
     const g = graphs.get('karate-both-directions')!;
     for (const algo of ALGOS) {

@@ -77,34 +77,29 @@ test('impact() matches the TypeScript reverse walk, grouped by depth', () => {
   }), { numRuns: 150 });
 });
 
-test('path() returns a shortest chain of real edges, directed before undirected', () => {
-  fc.assert(fc.property(arbGraph, fc.nat(), fc.nat(), ([n, edges], a, b) => {
+test('path() returns a shortest chain of real edges, undirected by default and forward-only when asked', () => {
+  fc.assert(fc.property(arbGraph, fc.nat(), fc.nat(), fc.boolean(), ([n, edges], a, b, directed) => {
     const { eg, ix, free } = explorer(doc(n, edges));
     try {
       const s = a % n;
       const t = b % n;
-      const p = eg.path(s, t);
-      const directed = bfsDistance(ix, s, false)[t]!;
-      const undirected = bfsDistance(ix, s, true)[t]!;
-      if (directed >= 0 && directed <= 12) {
-        assert.ok(p && p.directed);
-        assert.equal(p.hops.length, directed);
-        p.hops.forEach((h) => assert.equal(h.reversed, false));
-      } else if (undirected >= 0 && undirected <= 12) {
-        assert.ok(p && !p.directed);
-        assert.equal(p.hops.length, undirected);
-      } else {
+      const p = eg.path(s, t, { directed, maxHops: 8 });
+      const want = bfsDistance(ix, s, !directed)[t]!;
+      if (want < 0 || want > 8) {
         assert.equal(p, null);
+        return;
       }
-      if (p) {
-        assert.equal(p.nodes[0], s);
-        assert.equal(p.nodes.at(-1), t);
-        p.hops.forEach((h, i) => {
-          const [x, y] = h.reversed ? [p.nodes[i + 1]!, p.nodes[i]!] : [p.nodes[i]!, p.nodes[i + 1]!];
-          assert.equal(ix.g.src[h.edge], x);
-          assert.equal(ix.g.dst[h.edge], y);
-        });
-      }
+      assert.ok(p);
+      assert.equal(p.directed, directed);
+      assert.equal(p.hops.length, want);
+      assert.equal(p.nodes[0], s);
+      assert.equal(p.nodes.at(-1), t);
+      p.hops.forEach((h, i) => {
+        if (directed) assert.equal(h.reversed, false);
+        const [x, y] = h.reversed ? [p.nodes[i + 1]!, p.nodes[i]!] : [p.nodes[i]!, p.nodes[i + 1]!];
+        assert.equal(ix.g.src[h.edge], x);
+        assert.equal(ix.g.dst[h.edge], y);
+      });
     } finally {
       free();
     }

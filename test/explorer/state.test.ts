@@ -7,6 +7,7 @@ test('formatHash() and parseHash() round-trip every field', () => {
     { mode: 'overview' as const },
     { mode: 'node' as const, node: 'src/a.ts#Router.add', depth: 2 },
     { mode: 'path' as const, node: 'src/a b.ts#x', to: 'src/c.ts#y&z=1' },
+    { mode: 'path' as const, node: 'a', to: 'b', directed: true },
     { mode: 'impact' as const, node: 'k', depth: 5 },
     { mode: 'community' as const, community: 3 },
   ];

@@ -61,6 +61,9 @@ test('scope isolation end to end: project A memory never appears in any response
   const b = new ServeChild(s.graph, s.env(s.repoB), s.repoB);
   try {
     await Promise.all([a.initialize(), b.initialize()]);
+    const listed = await b.waitFor(b.send('tools/list', {}));
+    const names = ((listed as unknown as { result: { tools: Array<{ name: string }> } }).result.tools).map((t) => t.name);
+    for (const n of ['remember', 'recall', 'readmemory']) assert.ok(names.includes(n), `serve lists ${n}`);
     const MARK = 'zebracorn';
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -235,3 +235,16 @@ test('recall() weighs rare terms above common ones, with and without a memory ho
     cleanup();
   }
 });
+
+test('recall() treats FTS syntax in a query as plain words', () => {
+  const { store, cleanup } = tempStore();
+  try {
+    store.remember({ content: 'NEAR the column filter lives the OR operator.', source: 's', scope: 'project', project: A });
+    for (const q of ['" OR * NEAR( ) col:x -- ;', 'body:near', '(((', '"unbalanced', 'AND OR NOT', '😀 中文 é']) {
+      assert.doesNotThrow(() => store.recall({ query: q, project: A }), q);
+    }
+    assert.equal(store.recall({ query: 'column:filter', project: A }).memories.length, 1);
+  } finally {
+    cleanup();
+  }
+});

@@ -143,9 +143,10 @@ function paramsOf(list: Node | null): Param[] {
 
 function signature(def: DefInfo, source: string): SignatureInfo | undefined {
   let fn = def.node;
-  if (fn.type === 'variable_declarator' || fn.type === 'public_field_definition' || fn.type === 'field_definition' || fn.type === 'assignment_expression') {
+  if (fn.type === 'variable_declarator' || fn.type === 'public_field_definition' || fn.type === 'field_definition' || fn.type === 'assignment_expression' || fn.type === 'pair') {
     const v = fn.childForFieldName('value') ?? fn.childForFieldName('right');
     if (!v) return undefined;
+    if (v.type === 'object') return { params: [], raw: headerText(fn, v, source) };
     const raw = headerText(fn, v.childForFieldName('body'), source);
     fn = v;
     return finish(fn, raw);
@@ -282,6 +283,50 @@ function readExport(node: Node, sink: Sink, scope: number): void {
   }
 }
 
+/**
+ * Bindings of an object destructuring pattern: each name gets the member of the source value
+ * (`const { a, b: c } = v` -> a = v.a, c = v.b); with an object-type annotation, the member's
+ * declared type (`({ app }: { app: App }) => ...`). Nested and rest patterns just shadow.
+ */
+function destructure(pat: Node, source: import('../facts.ts').Expr | undefined, typeNode: Node | null, scope: number, sink: Sink, param: boolean): void {
+  const literalTypes = new Map<string, NamePath>();
+  const objType = typeNode?.lastNamedChild;
+  if (objType && objType.type === 'object_type') {
+    for (const m of objType.namedChildren) {
+      if (m?.type !== 'property_signature') continue;
+      const n = m.childForFieldName('name');
+      const t = m.childForFieldName('type');
+      const tp = t ? typePath(t) : undefined;
+      if (n && tp) literalTypes.set(n.text, tp);
+    }
+  }
+  const bind = (local: string, key: string | null): void => {
+    const b: import('../facts.ts').BindingFact = { scope, name: local };
+    if (param) b.param = true;
+    const lt = key !== null ? literalTypes.get(key) : undefined;
+    if (lt) b.type = lt;
+    else if (key !== null && source) b.value = { k: 'mem', o: source, n: key };
+    sink.bindings.push(b);
+  };
+  if (pat.type !== 'object_pattern') {
+    for (const id of pat.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])) if (id) bind(id.text, null);
+    return;
+  }
+  for (const p of pat.namedChildren) {
+    if (!p) continue;
+    if (p.type === 'shorthand_property_identifier_pattern') bind(p.text, p.text);
+    else if (p.type === 'pair_pattern') {
+      const k = p.childForFieldName('key');
+      const v = p.childForFieldName('value');
+      if (k && v && v.type === 'identifier') bind(v.text, unquote(k.text));
+      else if (v) for (const id of v.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])) if (id) bind(id.text, null);
+    } else if (p.type === 'object_assignment_pattern') {
+      const l = p.childForFieldName('left');
+      if (l) bind(l.text, l.type === 'shorthand_property_identifier_pattern' ? l.text : null);
+    } else for (const id of p.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])) if (id) bind(id.text, null);
+  }
+}
+
 function readDeclarator(node: Node, scope: number, sink: Sink): void {
   const name = node.childForFieldName('name');
   const value = node.childForFieldName('value');
@@ -312,8 +357,8 @@ function readDeclarator(node: Node, scope: number, sink: Sink): void {
     }
   }
   if (name.type !== 'identifier') {
-    // Destructured names shadow outer definitions; their types are unknown.
-    for (const id of name.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])) if (id) sink.bindings.push({ scope, name: id.text });
+    const src = value ? expr(value, 0) : undefined;
+    destructure(name, src && src.k !== 'unk' ? src : undefined, type, scope, sink, false);
     return;
   }
   const b: { scope: number; name: string; type?: NamePath; value?: ReturnType<typeof expr>; exported?: boolean } = { scope, name: name.text };
@@ -338,7 +383,9 @@ function readParam(node: Node, scope: number, sink: Sink, defs: DefInfo[]): void
   } else pat = node;
   if (!pat) return;
   if (pat.type !== 'identifier') {
-    for (const id of pat.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])) if (id) sink.bindings.push({ scope, name: id.text, param: true });
+    // `({ a }: Props)` -> a = Props#a; `({ a }: { a: A })` -> a: A
+    const tp = type ? typePath(type) : undefined;
+    destructure(pat, tp ? { k: 'new', t: tp } : undefined, type, scope, sink, true);
     return;
   }
   const tp = type ? typePath(type) : undefined;

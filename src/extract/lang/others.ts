@@ -5,9 +5,9 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { Param, Visibility } from '../../graph/model.ts';
-import type { Expr, NamePath } from '../facts.ts';
+import type { BindingFact, Expr, NamePath } from '../facts.ts';
 import { makeGenericSpec } from './generic.ts';
-import { unquote, type DefInfo, type LangSpec } from './spec.ts';
+import { unquote, type DefInfo, type LangSpec, type Sink } from './spec.ts';
 
 const NAMEISH = /^(identifier|type_identifier|field_identifier|scoped_identifier|scoped_type_identifier|qualified_identifier|qualified_name|namespace_identifier|name|constant|scope_resolution|generic_name|predefined_type|primitive_type|member_access_expression|nested_identifier)$/;
 
@@ -31,7 +31,7 @@ function typePathOf(n: Node): NamePath | undefined {
   }
 }
 
-function javaLikeVisibility(def: DefInfo, name: string, lang: 'java' | 'csharp' | 'php'): { visibility: Visibility; exported: boolean; isStatic?: boolean } {
+function javaLikeVisibility(def: DefInfo, lang: 'java' | 'csharp' | 'php'): { visibility: Visibility; exported: boolean; isStatic?: boolean } {
   const mods = def.node.namedChildren.filter((c) => c && /modifier/.test(c.type)).map((c) => c!.text).join(' ');
   let vis: Visibility = lang === 'java' ? 'package' : lang === 'php' ? 'public' : 'private';
   if (/\bpublic\b/.test(mods)) vis = 'public';
@@ -40,7 +40,6 @@ function javaLikeVisibility(def: DefInfo, name: string, lang: 'java' | 'csharp' 
   else if (/\binternal\b/.test(mods)) vis = 'internal';
   if (lang === 'csharp' && def.parentKind === 'interface') vis = 'public';
   if (lang === 'java' && def.parentKind === 'interface') vis = 'public';
-  void name;
   return { visibility: vis, exported: vis === 'public', ...(/\bstatic\b/.test(mods) ? { isStatic: true } : {}) };
 }
 
@@ -51,7 +50,7 @@ function fieldParam(n: Node): Param[] {
   return [{ name: name.text.replace(/^[&*]+/, ''), ...(t ? { type: t.text } : {}) }];
 }
 
-function declaratorBindings(node: Node, tp: NamePath | undefined, scope: number, sink: { bindings: { scope: number; name: string; type?: NamePath; value?: Expr }[] }, expr: (n: Node, d: number) => Expr, field = false): void {
+function declaratorBindings(node: Node, tp: NamePath | undefined, scope: number, sink: Sink, expr: (n: Node, d: number) => Expr, field = false): void {
   for (const d of node.namedChildren) {
     if (!d || !/declarator/.test(d.type)) continue;
     const nameNode = d.childForFieldName('name') ?? d.childForFieldName('declarator') ?? d.firstNamedChild;
@@ -59,7 +58,11 @@ function declaratorBindings(node: Node, tp: NamePath | undefined, scope: number,
     const value = d.childForFieldName('value') ?? (d.namedChildCount > 1 && d.lastNamedChild?.id !== nameNode?.id ? d.lastNamedChild : null);
     if (!nameNode || !/identifier/.test(nameNode.type)) continue;
     const v = value ? expr(value, 0) : undefined;
-    sink.bindings.push({ scope, name: nameNode.text, ...(tp ? { type: tp } : {}), ...(v && v.k !== 'unk' ? { value: v } : {}), ...(field ? { field: true } : {}) } as never);
+    const b: BindingFact = { scope, name: nameNode.text };
+    if (tp) b.type = tp;
+    if (v && v.k !== 'unk') b.value = v;
+    if (field) b.field = true;
+    sink.bindings.push(b);
   }
 }
 
@@ -96,7 +99,7 @@ export const JAVA_SPEC: LangSpec = makeGenericSpec({
   comments: ['block_comment', 'line_comment'],
   returnFields: ['type'],
   param: fieldParam,
-  visibility: (def, name) => javaLikeVisibility(def, name, 'java'),
+  visibility: (def) => javaLikeVisibility(def, 'java'),
   imports(node, scope, sink) {
     const text = node.text.replace(/^import\s+(static\s+)?/, '').replace(/;\s*$/, '').trim();
     const line = node.startPosition.row + 1;
@@ -141,7 +144,7 @@ export const CSHARP_SPEC: LangSpec = makeGenericSpec({
   returnFields: ['returns', 'type'],
   param: fieldParam,
   ctorIsTypeName: true,
-  visibility: (def, name) => javaLikeVisibility(def, name, 'csharp'),
+  visibility: (def) => javaLikeVisibility(def, 'csharp'),
   imports(node, scope, sink) {
     const name = node.namedChildren.find((c) => c && /name|identifier/.test(c.type) && c !== node.childForFieldName('alias'));
     if (name) sink.imports.push({ module: name.text, imported: '*', local: '', line: node.startPosition.row + 1, scope, reexport: true });
@@ -340,7 +343,7 @@ export const PHP_SPEC: LangSpec = makeGenericSpec({
   comments: ['comment'],
   param: (n) => { const v = n.childForFieldName('name'); const t = n.childForFieldName('type'); return v ? [{ name: v.text, ...(t ? { type: t.text } : {}) }] : []; },
   ctorNames: ['__construct'],
-  visibility: (def, name) => javaLikeVisibility(def, name, 'php'),
+  visibility: (def) => javaLikeVisibility(def, 'php'),
   imports(node, scope, sink) {
     for (const c of node.descendantsOfType('namespace_use_clause')) {
       if (!c) continue;

@@ -121,13 +121,12 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
       }
     }
     // Inheritance.
-    syms.forEach((s, i) => {
+    for (const s of syms) {
       for (const b of s.bases ?? []) {
         const t = R.resolveType(fi, s.parent, b.name);
         if (t) add(s.id, idOf(t[0], t[1]), b.relation, 'EXTRACTED', path, b.line);
-        void i;
       }
-    });
+    }
     // Type references.
     for (const t of f.typeRefs) {
       const r = R.resolveType(fi, t.scope, t.name);

@@ -27,7 +27,7 @@ export interface Resolved {
 }
 
 const TYPE_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum']);
-const CONTAINER: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'namespace', 'module', 'package']);
+const CONTAINER: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'namespace', 'module', 'package', 'variable']);
 const CALLABLE: ReadonlySet<NodeKind> = new Set(['function', 'method', 'constructor']);
 /** Languages where a bare name inside a method may be a member of the enclosing type. */
 const IMPLICIT_THIS: ReadonlySet<LanguageId> = new Set(['java', 'csharp', 'cpp', 'c', 'ruby']);

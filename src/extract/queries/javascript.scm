@@ -28,6 +28,11 @@
   left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name)
   right: [(function_expression) (arrow_function)]
   (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
+; Objects of functions bound to a name: `const api = { get() {}, post: () => {} }`
+(variable_declarator name: (identifier) @name value: (object (method_definition))) @definition.variable
+(variable_declarator name: (identifier) @name value: (object (pair value: [(arrow_function) (function_expression)]))) @definition.variable
+(variable_declarator value: (object (method_definition name: (_) @name) @definition.method))
+(variable_declarator value: (object (pair key: (_) @name value: [(arrow_function) (function_expression)]) @definition.method))
 
 ; ---- references
 (call_expression function: (_) @callee) @reference.call

@@ -25,6 +25,11 @@
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 (variable_declarator name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+; Objects of functions bound to a name: `const api = { get() {}, post: () => {} }`
+(variable_declarator name: (identifier) @name value: (object (method_definition))) @definition.variable
+(variable_declarator name: (identifier) @name value: (object (pair value: [(arrow_function) (function_expression)]))) @definition.variable
+(variable_declarator value: (object (method_definition name: (_) @name) @definition.method))
+(variable_declarator value: (object (pair key: (_) @name value: [(arrow_function) (function_expression)]) @definition.method))
 
 ; ---- references
 (call_expression function: (_) @callee) @reference.call
