@@ -1,7 +1,11 @@
 // Agent-memory benchmark: remember / recall / readmemory latencies and database size at N memories.
 // Targets at 100k memories (issue 5): remember p50 <= 1 ms, recall p50 <= 3 ms and p99 <= 15 ms,
 // readmemory p50 <= 0.5 ms server-side, database < 2x the raw text size.
-// Run: `npx tsx bench/memory.bench.ts` (BENCH_QUICK=1 for a 5k smoke run).
+// Latencies are the store calls the tools make (server-side, no JSON-RPC), in wall time and in this
+// process's CPU time: on a shared machine the CPU columns show the code's cost, the wall ones the queueing.
+// Memories are Zipf-distributed words over 20 projects (10% global); queries are 1-4 words from the same
+// distribution, so they include very common terms.
+// Run: `node --import tsx bench/memory.bench.ts` (BENCH_QUICK=1 for a 5k smoke run).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

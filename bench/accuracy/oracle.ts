@@ -93,7 +93,7 @@ function enclosingDef(n: ts.Node): ts.Node | undefined {
 function targetDecl(d: ts.Node | undefined): ts.Node | undefined {
   if (!d) return undefined;
   // `const f = () => {}` / `p = () => {}`: the function value is the definition.
-  if ((ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d)) && d.initializer
+  if ((ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d) || ts.isPropertyAssignment(d)) && d.initializer
     && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) return targetDecl(d.initializer);
   return defName(d) !== undefined ? d : undefined;
 }
@@ -110,7 +110,7 @@ function calledDecl(checker: ts.TypeChecker, node: ts.CallExpression | ts.NewExp
     let sym = nameNode ? checker.getSymbolAtLocation(nameNode) : undefined;
     if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
     const decls = sym?.declarations ?? [];
-    const withBody = decls.find((d) => (ts.isFunctionLike(d) && 'body' in d && d.body) || ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d));
+    const withBody = decls.find((d) => (ts.isFunctionLike(d) && 'body' in d && d.body) || ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d) || ts.isPropertyAssignment(d));
     const t = targetDecl(withBody ?? decls[0]);
     if (t) return t;
   }

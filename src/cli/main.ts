@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-import { COMMANDS } from './commands/index.ts';
-import { UsageError, type Command } from './command.ts';
+import { COMMANDS, type CommandEntry } from './commands/index.ts';
+import { UsageError } from './command.ts';
 import { packageVersion } from './version.ts';
 
-function helpText(): string {
+async function helpText(): Promise<string> {
   const width = Math.max(8, ...COMMANDS.map((c) => c.name.length));
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  const lines = await Promise.all(
+    COMMANDS.map(async (c) => {
+      const summary = await c.load().then((cmd) => cmd.summary, (err: unknown) => `(unavailable: ${err instanceof Error ? err.message : String(err)})`);
+      return `  ${c.name.padEnd(width)}  ${summary}`;
+    }),
+  );
   return [
     `synaptic ${packageVersion()} - code knowledge graph and agent memory over MCP`,
     '',
@@ -20,7 +25,7 @@ function helpText(): string {
   ].join('\n');
 }
 
-function findCommand(name: string): Command | undefined {
+function findCommand(name: string): CommandEntry | undefined {
   return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
 }
 
@@ -28,18 +33,19 @@ function findCommand(name: string): Command | undefined {
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    process.stdout.write(helpText() + '\n');
+    process.stdout.write((await helpText()) + '\n');
     return first === undefined ? 2 : 0;
   }
   if (first === '-v' || first === '--version') {
     process.stdout.write(packageVersion() + '\n');
     return 0;
   }
-  const command = findCommand(first);
-  if (!command) {
+  const entry = findCommand(first);
+  if (!entry) {
     process.stderr.write(`synaptic: unknown command '${first}' (see 'synaptic --help')\n`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(command.usage.trimEnd() + '\n');
     return 0;

@@ -37,7 +37,7 @@ export interface ExtractOptions {
   /** Output folder; default `<root>/synaptic-out`. */
   outDir?: string;
   maxFileSize?: number;
-  /** Parallel parse lanes (0: this thread only; n >= 2: this thread + n - 1 workers); default by input size and cores. */
+  /** Parallel parse lanes (0: this thread only; see PoolOptions.workers); default by input size and cores. */
   workers?: number;
   /** Reuse the previous run's facts for unchanged files (`synaptic update`). */
   incremental?: boolean;

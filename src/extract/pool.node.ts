@@ -10,8 +10,9 @@ import { processFile, type FileResult, type FileTask } from './process-file.node
 
 export interface PoolOptions {
   /**
-   * Parallel lanes: 0 runs everything in this thread, 1 on one worker thread, n >= 2 on this thread
-   * plus n - 1 worker threads. Default: one per core, fewer (or none) for small inputs.
+   * Parallel lanes: 0 runs everything in this thread, 1 on one worker thread, n >= 2 on n worker
+   * threads (this thread plus n - 1 workers below 1500 files). Default: one per core, fewer (or
+   * none) for small inputs.
    */
   workers?: number;
   /** Called after each batch with the results so far. */
@@ -19,6 +20,8 @@ export interface PoolOptions {
 }
 
 const BATCH = 8;
+/** Above this many files every lane is a worker thread (see processFiles). */
+const INLINE_LANE_MAX_FILES = 1500;
 
 /** Default worker count for a number of files: in-process for tiny inputs, else up to one per core. */
 export function defaultWorkerCount(files: number): number {
@@ -50,8 +53,11 @@ export async function processFiles(tasks: FileTask[], options: PoolOptions = {})
   for (let i = 0; i < order.length; i += BATCH) batches.push(order.slice(i, i + BATCH));
   let next = 0;
   const pool: PoolWorker[] = [];
-  // With two or more lanes, this thread is one of them: it would only wait otherwise, and each
-  // worker costs a startup (grammars compiled again) and a structured clone of its facts.
+  // With two or more lanes on a small input, this thread is one of them: it would only wait
+  // otherwise, and each worker costs a startup (grammars compiled again) and a structured clone of its
+  // facts. On large inputs this thread, which holds every file's facts, parses nothing: its growing
+  // heap makes garbage collection there costlier than a worker's startup (measured on prisma).
+  const inlineLane = workers >= 2 && tasks.length < INLINE_LANE_MAX_FILES;
   const lane = async (inline: boolean): Promise<void> => {
     let worker: PoolWorker | null = inline ? null : spawnWorker();
     if (worker) pool.push(worker);
@@ -78,7 +84,7 @@ export async function processFiles(tasks: FileTask[], options: PoolOptions = {})
     }
   };
   try {
-    await Promise.all(Array.from({ length: workers }, (_, i) => lane(workers >= 2 && i === 0)));
+    await Promise.all(Array.from({ length: workers }, (_, i) => lane(inlineLane && i === 0)));
   } finally {
     await Promise.all(pool.map((w) => w.close()));
   }

@@ -24,21 +24,18 @@ export class GraphIndex {
   readonly degree: Uint32Array;
   /** Lower-cased label -> node ids. */
   readonly byLabel = new Map<string, NodeId[]>();
-  /** Lower-cased bare name -> node ids. */
-  readonly byBare = new Map<string, NodeId[]>();
+  private bareCache: Map<string, NodeId[]> | undefined;
   /** Source file -> node ids defined in it (the file node first when there is one). */
   readonly byFile = new Map<string, NodeId[]>();
   /** Lower-cased labels by id, for substring search. */
   readonly lowerLabels: string[];
   private postings: { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } | undefined;
-  /** Count of nodes sharing each exact label, to mark duplicates. */
-  readonly labelCount = new Map<string, number>();
+  private labelCountCache: Map<string, number> | undefined;
   /** Community id -> members. */
   readonly communities = new Map<number, NodeId[]>();
   /** Community of each node, -1 when none. */
   readonly community: Int32Array;
-  /** Sorted distinct labels (original case) for completions. */
-  readonly sortedLabels: string[];
+  private sortedCache: string[] | undefined;
   /** Per edge: confidence (0 EXTRACTED, 1 INFERRED, 2 AMBIGUOUS) and the line of the call/reference site. */
   readonly edgeConf: Uint8Array;
   readonly edgeLine: Uint32Array;
@@ -108,17 +105,12 @@ export class GraphIndex {
 
     this.community = new Int32Array(n).fill(-1);
     this.lowerLabels = new Array<string>(n);
-    const labelSet = new Set<string>();
     for (let v = 0; v < n; v++) {
       const node = g.nodes[v]!;
       const label = String(node.label ?? node.id);
       const lower = label.toLowerCase();
       this.lowerLabels[v] = lower;
-      labelSet.add(label);
       push(this.byLabel, lower, v);
-      this.labelCount.set(label, (this.labelCount.get(label) ?? 0) + 1);
-      const bare = bareName(label).toLowerCase();
-      if (bare && bare !== lower) push(this.byBare, bare, v);
       if (node.source_file) {
         const list = this.byFile.get(node.source_file);
         if (!list) this.byFile.set(node.source_file, [v]);
@@ -130,7 +122,37 @@ export class GraphIndex {
         push(this.communities, node.community, v);
       }
     }
-    this.sortedLabels = [...labelSet].sort();
+  }
+
+  /** Lower-cased bare name -> node ids (where it differs from the label). Built on first use. */
+  get byBare(): Map<string, NodeId[]> {
+    if (!this.bareCache) {
+      const map = new Map<string, NodeId[]>();
+      for (let v = 0; v < this.n; v++) {
+        const bare = bareName(this.label(v)).toLowerCase();
+        if (bare && bare !== this.lowerLabels[v]) push(map, bare, v);
+      }
+      this.bareCache = map;
+    }
+    return this.bareCache;
+  }
+
+  /** Count of nodes sharing each exact label, to mark duplicates. Built on first use. */
+  get labelCount(): Map<string, number> {
+    if (!this.labelCountCache) {
+      const map = new Map<string, number>();
+      for (let v = 0; v < this.n; v++) {
+        const label = this.label(v);
+        map.set(label, (map.get(label) ?? 0) + 1);
+      }
+      this.labelCountCache = map;
+    }
+    return this.labelCountCache;
+  }
+
+  /** Sorted distinct labels (original case) for completions. Built on first use. */
+  get sortedLabels(): string[] {
+    return (this.sortedCache ??= [...this.labelCount.keys()].sort());
   }
 
   /**
@@ -153,6 +175,8 @@ export class GraphIndex {
   /** Build the lazy indexes now. */
   warm(): void {
     this.postings ??= this.buildPostings();
+    void this.byBare;
+    void this.labelCount;
   }
 
   private buildPostings(): { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } {

@@ -34,7 +34,8 @@ export function indexSnapshot(snap: GraphSnapshot): { doc: GraphDocument; edges:
   const edgeLine = new Uint32Array(m);
   const edgeFile = new Map<number, string>();
   const otherRel = new Map<number, string>();
-  const lineOfString = new Map<number, number>();
+  // Line number per string-table entry (-1: not parsed yet): locations repeat a lot.
+  const lineOfString = new Int32Array(snap.strings.length).fill(-1);
   let e = 0;
   for (let j = 0; j < m0; j++) {
     const s = L.src[j]!;
@@ -51,11 +52,11 @@ export function indexSnapshot(snap: GraphSnapshot): { doc: GraphDocument; edges:
     edgeConf[e] = c <= 2 ? c : 0;
     const loc = L.sourceLocation[j]!;
     if (loc !== NONE) {
-      let line = lineOfString.get(loc);
-      if (line === undefined) {
+      let line = lineOfString[loc]!;
+      if (line < 0) {
         const match = /(\d+)/.exec(snap.strings[loc] ?? '');
         line = match ? Number(match[1]) : 0;
-        lineOfString.set(loc, line);
+        lineOfString[loc] = line;
       }
       edgeLine[e] = line;
     }

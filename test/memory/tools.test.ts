@@ -123,3 +123,14 @@ test('a corrupt database does not stop the server: each memory call reports why,
     t.cleanup();
   }
 });
+
+test('a memory tool error still echoes the resolved project', async () => {
+  const s = setup();
+  try {
+    await s.call('remember', { content: 'abc' });
+    await assert.rejects(Promise.resolve().then(() => s.call('readmemory', { id: 1, offset: 99 })), new RegExp(`past the end.*\\(project: ${s.repo}\\)$`));
+  } finally {
+    s.provider.close?.();
+    s.cleanup();
+  }
+});

@@ -1,24 +1,33 @@
 import type { Command } from '../command.ts';
-import { exploreCommand } from './explore.ts';
-import { exportCommand } from './export.ts';
-import { extractCommand } from './extract.ts';
-import { updateCommand } from './update.ts';
-import { envCommand } from './env.ts';
-import { runCommand } from './run.ts';
-import { scopeCommand } from './scope.ts';
-import { settingsCommand } from './settings.ts';
-import { skillsCommand } from './skills.ts';
-import { vaultCommand } from './vault.ts';
-import { serveCommand } from './serve.ts';
-import { memoryCommand } from './memory.ts';
-import { sessionCommand } from './session.ts';
-import { compactCommand } from './compact.ts';
-import { installCommand } from './install.ts';
-import { uninstallCommand } from './uninstall.ts';
-import { dataCommand } from './data.ts';
+
+/** A registry entry: what `synaptic <name>` is called, and how to load it. */
+export interface CommandEntry {
+  name: string;
+  aliases?: string[];
+  load(): Promise<Command>;
+}
 
 /**
  * The one registry of CLI commands, in `--help` order. Each command lives in its own file in this
- * folder; add it here.
+ * folder and is imported only when it runs, so one command's start-up never pays for the others
+ * (and a broken module breaks only its own command). Add new commands here.
  */
-export const COMMANDS: Command[] = [extractCommand, updateCommand, serveCommand, exploreCommand, exportCommand, vaultCommand, scopeCommand, runCommand, envCommand, settingsCommand, skillsCommand, memoryCommand, sessionCommand, compactCommand, installCommand, uninstallCommand, dataCommand];
+export const COMMANDS: CommandEntry[] = [
+  { name: 'extract', load: async () => (await import('./extract.ts')).extractCommand },
+  { name: 'update', load: async () => (await import('./update.ts')).updateCommand },
+  { name: 'serve', aliases: ['mcp'], load: async () => (await import('./serve.ts')).serveCommand },
+  { name: 'explore', load: async () => (await import('./explore.ts')).exploreCommand },
+  { name: 'export', load: async () => (await import('./export.ts')).exportCommand },
+  { name: 'memory', load: async () => (await import('./memory.ts')).memoryCommand },
+  { name: 'session', load: async () => (await import('./session.ts')).sessionCommand },
+  { name: 'compact', load: async () => (await import('./compact.ts')).compactCommand },
+  { name: 'install', load: async () => (await import('./install.ts')).installCommand },
+  { name: 'uninstall', load: async () => (await import('./uninstall.ts')).uninstallCommand },
+  { name: 'data', load: async () => (await import('./data.ts')).dataCommand },
+  { name: 'vault', load: async () => (await import('./vault.ts')).vaultCommand },
+  { name: 'scope', load: async () => (await import('./scope.ts')).scopeCommand },
+  { name: 'run', load: async () => (await import('./run.ts')).runCommand },
+  { name: 'env', load: async () => (await import('./env.ts')).envCommand },
+  { name: 'settings', load: async () => (await import('./settings.ts')).settingsCommand },
+  { name: 'skills', load: async () => (await import('./skills.ts')).skillsCommand },
+];

@@ -78,6 +78,9 @@ export const memoryCommand: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     if (sub === undefined) throw new UsageError('needs a subcommand: list, show, forget, restore, export or import');
+    if (!['list', 'show', 'forget', 'restore', 'export', 'import'].includes(sub)) {
+      throw new UsageError(`unknown subcommand '${sub}' (list, show, forget, restore, export, import)`);
+    }
     const flags = parseFlags(rest);
     const store = MemoryStore.open();
     try {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { basename, dirname, resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
 import { packageVersion } from '../version.ts';
@@ -119,6 +120,10 @@ export const serveCommand: Command = {
   usage: USAGE,
   async run(argv) {
     const args = parseArgs(argv);
+    // A long-lived server holding one big immutable index: small young-generation semi-spaces keep
+    // resident memory near the graph's size (measured on a 113 MB graph.json: RSS ~2.4x -> ~2.1x of it) for little speed.
+    setFlagsFromString('--max-semi-space-size=1');
+    const started = performance.now();
     const log = (line: string) => process.stderr.write(line + '\n');
     const graphPath = resolve(args.graph);
     if (!existsSync(graphPath)) {
@@ -165,6 +170,8 @@ export const serveCommand: Command = {
       return 0;
     }
     const { done } = serveStdio(server.core, { log });
+    const ix = server.live.engine.ix;
+    log(`[synaptic] graph ${graphPath}: ${ix.n} nodes, ${ix.m} edges (from ${server.live.format === 'cbor' ? 'graph.cbor' : 'graph.json'}; ready in ${Math.round(performance.now() - started)} ms)`);
     log('[synaptic] MCP server ready on stdio');
     await done;
     await server.close();

@@ -4,7 +4,11 @@
 ;   @reference.super                 a super(...) constructor call
 ;   @reference.type                  a type use
 ;   @reference.extends/implements    a base type of the enclosing declaration
-;   @import @export @local @param @field   statements the language hooks read
+;   @reference.inherits/embeds/mixes_in   (other languages' base kinds)
+;   @owner                           receiver/impl type of a method declared outside its type
+;   @return                          a returned expression (types `f().g()` without annotations)
+;   @import @export @local @param @field   statements the language hooks read (lang/*.ts)
+; Captures named `_x` are predicate helpers and ignored.
 
 ; ---- definitions
 (function_declaration name: (identifier) @name) @definition.function

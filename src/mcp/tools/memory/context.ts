@@ -45,3 +45,13 @@ export function memoryResult(shape: object, project: string): ToolResult {
     structuredContent: shape as Record<string, unknown>,
   };
 }
+
+/** Runs a tool body; an error it throws keeps its message and class, with the resolved project appended. */
+export function echoProjectOnError<T>(project: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof Error) err.message = `${err.message} (project: ${project})`;
+    throw err;
+  }
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../../tool.ts';
-import { memoryResult, type MemoryToolContext } from './context.ts';
+import { echoProjectOnError, memoryResult, type MemoryToolContext } from './context.ts';
 
 const inputSchema = z.object({
   id: z.number().int().describe('Memory id from recall.'),
@@ -41,7 +41,7 @@ export function readMemoryTool(ctx: MemoryToolContext): ToolDefinition<typeof in
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: ({ id, project, offset, budget }) => {
       const path = ctx.project(project);
-      return memoryResult(ctx.store().read({ id, project: path, offset: offset ?? 0, budget }), path);
+      return echoProjectOnError(path, () => memoryResult(ctx.store().read({ id, project: path, offset: offset ?? 0, budget }), path));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RECALL_LIMIT, MAX_RECALL_LIMIT } from '../../../memory/store.ts';
 import type { ToolDefinition } from '../../tool.ts';
-import { memoryResult, type MemoryToolContext } from './context.ts';
+import { echoProjectOnError, memoryResult, type MemoryToolContext } from './context.ts';
 
 const inputSchema = z.object({
   query: z.string().optional().describe('What you need to know, in a few words. Empty: the most recent memory.'),
@@ -41,7 +41,7 @@ export function recallTool(ctx: MemoryToolContext): ToolDefinition<typeof inputS
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: ({ query, limit, budget, project }) => {
       const path = ctx.project(project);
-      return memoryResult(ctx.store().recall({ query: query ?? '', limit, budget, project: path }), path);
+      return echoProjectOnError(path, () => memoryResult(ctx.store().recall({ query: query ?? '', limit, budget, project: path }), path));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../../tool.ts';
-import { memoryResult, type MemoryToolContext } from './context.ts';
+import { echoProjectOnError, memoryResult, type MemoryToolContext } from './context.ts';
 
 const inputSchema = z.object({
   content: z.string().min(1).describe('The fact, decision, preference, convention or correction to keep, in one or a few sentences.'),
@@ -32,8 +32,9 @@ export function rememberTool(ctx: MemoryToolContext): ToolDefinition<typeof inpu
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: ({ content, source, scope, project, supersedes }) => {
       const path = ctx.project(project);
-      const result = ctx.store().remember({ content, source: source ?? 'agent', scope: scope ?? 'project', project: path, supersedes: supersedes ?? [] });
-      return memoryResult(result, path);
+      return echoProjectOnError(path, () =>
+        memoryResult(ctx.store().remember({ content, source: source ?? 'agent', scope: scope ?? 'project', project: path, supersedes: supersedes ?? [] }), path),
+      );
     },
   };
 }
