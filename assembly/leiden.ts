@@ -36,9 +36,9 @@ import {
 @inline const WINDOW: f64 = 40;
 // Re-queue budgets of local moving (x adjacency entries of the level): level 0, later levels.
 // @ts-ignore: decorator
-@inline const REQUEUE_BUDGET0: f64 = 1;
+@inline const REQUEUE_BUDGET0: f64 = 3;
 // @ts-ignore: decorator
-@inline const REQUEUE_BUDGET: f64 = 0.5;
+@inline const REQUEUE_BUDGET: f64 = 1.5;
 
 // Refinement scratch (capacity = level-0 node count).
 let rfPart: usize = 0; // u32[N] refined community of each node
@@ -243,7 +243,7 @@ export function leidenRun(cg: CsrGraph, mask: u32, gamma: f64, seed: u32, iterat
   // removes only the -gamma * D_a * D_b / 2W^2 penalty between them).
   memory.copy(wsComm, prev, <usize>n0 << 2);
   initFromComm(g0);
-  moveNodesFast(g0, gamma);
+  moveNodesFast(g0, gamma, REQUEUE_BUDGET0 * <f64>g0.e);
   splitDisconnected(g0, wsComm, prev);
   // the final labels are in `prev`; make wsGlobal the identity and finish through `prev`
   for (let i: u32 = 0; i < wsN; i++) store<u32>(wsGlobal + (<usize>i << 2), i);

@@ -29,6 +29,8 @@ import { UGraph, NONE, newUGraph, freeUGraph, buildUndirectedSimple, modularityO
 
 // @ts-ignore: decorator
 @inline export const MAX_LEVELS: u32 = 128;
+// @ts-ignore: decorator
+@inline const SCAN_BUDGET: f64 = 3;
 
 // Workspace (capacity = level-0 node count), shared by every level and by leiden.ts.
 export let wsN: u32 = 0;
@@ -127,7 +129,7 @@ export function moveNodesFast(g: UGraph, gamma: f64, requeueEdges: f64 = Infinit
   // Safety net against float-rounding cycles: each pop that moves increases the quality, so this
   // bound is never reached in practice.
   let budget: u64 = <u64>n * 1000;
-  let scanned: f64 = 0; // adjacency entries of moved nodes: re-queue work spent
+  let scanned: f64 = 0; // adjacency entries scanned so far
   while (count > 0 && budget > 0) {
     budget--;
     const u = load<u32>(queue + (<usize>head << 2));
@@ -140,6 +142,7 @@ export function moveNodesFast(g: UGraph, gamma: f64, requeueEdges: f64 = Infinit
     const ku = load<f64>(k + (<usize>u << 3));
     const b = load<u32>(off + pu);
     const e1 = load<u32>(off + pu, 4);
+    scanned += <f64>(e1 - b);
     let t: u32 = 0;
     if (wt == 0) {
       for (let e = b; e < e1; e++) {
@@ -186,7 +189,6 @@ export function moveNodesFast(g: UGraph, gamma: f64, requeueEdges: f64 = Infinit
       store<u32>(psb, load<u32>(psb) + 1);
       store<u32>(comm + pu, best);
       moves++;
-      scanned += <f64>(e1 - b);
       if (scanned <= requeueEdges) for (let e = b; e < e1; e++) {
         const v = load<u32>(adj + (<usize>e << 2));
         if (load<u8>(inQ + v) == 0 && load<u32>(comm + (<usize>v << 2)) != best) {
@@ -346,7 +348,7 @@ export function louvainRun(cg: CsrGraph, mask: u32, gamma: f64, seed: u32, out: 
   let g = g0;
   for (let level: u32 = 0; level < MAX_LEVELS; level++) {
     initSingletons(g);
-    const moves = moveNodesFast(g, gamma);
+    const moves = moveNodesFast(g, gamma, SCAN_BUDGET * <f64>g.e);
     if (moves == 0) break;
     const c = renumber(g.n, wsComm);
     if (c == g.n) break;
@@ -361,7 +363,7 @@ export function louvainRun(cg: CsrGraph, mask: u32, gamma: f64, seed: u32, out: 
     // nodes move again from the multi-level result; it can only raise the quality.
     memory.copy(wsComm, wsGlobal, <usize>g0.n << 2);
     initFromComm(g0);
-    moveNodesFast(g0, gamma);
+    moveNodesFast(g0, gamma, SCAN_BUDGET * <f64>g0.e);
     memory.copy(wsGlobal, wsComm, <usize>g0.n << 2);
   }
   return finish(g0, 0, out, outQ);

@@ -3,7 +3,7 @@
 // no timing asserts). BENCH_SCALES=16,18 picks R-MAT scales; BENCH_NAME names the result file;
 // BENCH_VERBOSE=1 also prints tinybench's own tables.
 import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { kernelsSuite, type KernelConfig, type KernelRow } from './kernels.bench.ts';
 import { boundarySuite, type BoundaryRow } from './boundary.bench.ts';
@@ -19,6 +19,7 @@ if (scales.some((s) => !Number.isInteger(s) || s < 1 || s > 24)) {
 const name = process.env.BENCH_NAME ?? (quick ? 'quick' : 'full');
 if (!/^[\w.-]+$/.test(name)) throw new Error(`Cannot run benchmarks: BENCH_NAME must be a plain file name, got ${name}`);
 const started = Date.now();
+const loadAtStart = loadavg()[0]!;
 const log = (msg: string): void => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${msg}`);
 
 const cfg: KernelConfig = {
@@ -65,6 +66,7 @@ console.log(`\nOurs vs graphology, at scale ${cfg.graphologyScale} only (graphol
 console.table(table(kernels.filter((r) => r.baselineName === 'graphology')));
 console.log('\nLeiden vs our Louvain (ratio = Louvain time / Leiden time; target: Leiden within 1.5x, Q at least Louvain\'s)');
 console.table(table(kernels.filter((r) => r.baselineName === 'ours-louvain')));
+console.log(`\nload average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end (${cpus().length} cores)`);
 if (quick) console.log('\nBENCH_QUICK: tiny graphs, few runs; targets are for scale 20 and are not asserted.');
 
 const result = {
@@ -73,6 +75,8 @@ const result = {
   quick,
   node: process.version,
   machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', memGiB: Math.round(totalmem() / 2 ** 30) },
+  /** 1-minute load average at start and end: a shared machine makes absolute times noisy, ratios less so. */
+  load: { start: loadAtStart, end: loadavg()[0]! },
   config: { scales, edgeFactor: cfg.edgeFactor, graphologyScale: cfg.graphologyScale, planted: cfg.planted, statistic: 'median of timed runs (tinybench)' },
   seconds: Math.round((Date.now() - started) / 1000),
   boundary,
@@ -84,3 +88,10 @@ const file = `${dir}${name}.json`;
 writeFileSync(`${file}.tmp`, JSON.stringify(result, null, 2) + '\n');
 renameSync(`${file}.tmp`, file);
 log(`wrote ${file} (${result.seconds} s)`);
+
+// Not a timing assert: a benchmark whose two sides computed different answers measures nothing.
+const wrong = kernels.filter((r) => r.check.includes('DIFFERENT'));
+if (wrong.length > 0) {
+  log(`Cannot trust these ratios: ${wrong.length} scenario(s) gave different answers: ${wrong.map((r) => `${r.kernel} ${r.graph}`).join(', ')}`);
+  process.exitCode = 1;
+}

@@ -4,6 +4,11 @@ import type { GraphIndex } from '../query/graph-index.ts';
 import type { TraversalBackend } from '../query/traversal.ts';
 import { indexSnapshot } from '../query/snapshot-index.ts';
 
+/** Keep only what reload checks need: the decoded snapshot / document must not outlive indexing. */
+function stampOnly(loaded: LoadedGraph): LoadedGraph {
+  return { path: loaded.path, format: loaded.format, mtimeMs: loaded.mtimeMs, size: loaded.size };
+}
+
 /** Index a loaded graph: straight from the snapshot columns when graph.cbor was used. */
 function buildEngine(loaded: LoadedGraph, traversal: ((ix: GraphIndex) => TraversalBackend) | undefined): QueryEngine {
   if (loaded.snapshot) {
@@ -42,8 +47,8 @@ export class LiveGraph {
     private readonly options: LiveGraphOptions,
     loaded: LoadedGraph,
   ) {
-    this.loaded = loaded;
     this.current = buildEngine(loaded, options.traversal);
+    this.loaded = stampOnly(loaded);
   }
 
   static async open(options: LiveGraphOptions): Promise<LiveGraph> {
@@ -101,7 +106,7 @@ export class LiveGraph {
         const engine = buildEngine(loaded, this.options.traversal);
         engine.ix.warm();
         const old = this.current;
-        this.loaded = loaded;
+        this.loaded = stampOnly(loaded);
         this.current = engine; // atomic swap: in-flight calls keep their reference to `old`
         this.refused = undefined;
             this.options.log?.(`[synaptic] graph reloaded: ${engine.ix.n} nodes, ${engine.ix.m} edges`);

@@ -541,6 +541,9 @@ export class Resolver {
       case 'this': {
         const t = this.enclosingType(f, scope);
         if (t < 0) {
+          // A method of an object bound to a name (`const api = { a() { this.b() } }`).
+          const p = scope >= 0 ? this.sym(f, scope).parent : -1;
+          if (p >= 0 && this.sym(f, p).kind === 'variable') return { v: { t: 'sym', f, i: p }, inf: true };
           const o = this.ownerType(f, scope);
           if (!o) return null;
           return { v: { t: scope >= 0 && this.sym(f, scope).isStatic ? 'sym' : 'inst', f: o[0], i: o[1] }, inf: true };
