@@ -221,7 +221,8 @@ export function renumber(n: u32, labels: usize): u32 {
 // Aggregate g by `part` (u32[g.n], dense labels 0..c-1): one node per community; the weight
 // between two communities is the weight of the edges between them; a community's internal edges
 // and its members' self-loops become its self-loop. Returns the new level graph.
-// Cost: O(n + e), two passes over the edges (count, then fill) so the arrays are exact-size.
+// Cost: O(n + e), one pass over the edges; scratch 12e bytes (the arrays are then copied to
+// exact size).
 export function aggregate(g: UGraph, part: usize, c: u32): UGraph {
   const n = g.n;
   const off = g.off, adj = g.adj, wt = g.wt, lp = g.loop, k = g.k;
@@ -244,34 +245,18 @@ export function aggregate(g: UGraph, part: usize, c: u32): UGraph {
     store<u32>(pc, at + 1);
     store<u32>(members + (<usize>at << 2), u);
   }
-  // pass 1: distinct neighbour communities of each community
-  const stamp = wsMap;
-  memory.fill(stamp, 0xFF, <usize>c << 2);
-  const noff = allocFill((<usize>c + 1) << 2, 0);
-  for (let C: u32 = 0; C < c; C++) {
-    let cnt: u32 = 0;
-    for (let i = load<u32>(cstart + (<usize>C << 2)), i1 = load<u32>(cstart + (<usize>C << 2), 4); i < i1; i++) {
-      const u = load<u32>(members + (<usize>i << 2));
-      for (let e = load<u32>(off + (<usize>u << 2)), e1 = load<u32>(off + (<usize>u << 2), 4); e < e1; e++) {
-        const D = load<u32>(part + (<usize>load<u32>(adj + (<usize>e << 2)) << 2));
-        const ps = stamp + (<usize>D << 2);
-        if (D != C && load<u32>(ps) != C) { store<u32>(ps, C); cnt++; }
-      }
-    }
-    store<u32>(noff + (<usize>C << 2), cnt, 4);
-  }
-  for (let i: u32 = 1; i <= c; i++) {
-    const p = noff + (<usize>i << 2);
-    store<u32>(p, load<u32>(p) + load<u32>(p - 4));
-  }
-  const ne = load<u32>(noff + (<usize>c << 2));
-  const nadj = alloc(<usize>ne << 2);
-  const nwt = alloc(<usize>ne << 3);
+  // One pass over the members' edges, written into buffers of the old size (an upper bound),
+  // then copied to exact-size arrays.
+  const cap = max<u32>(g.e, 1);
+  const tadj = alloc(<usize>cap << 2);
+  const twt = alloc(<usize>cap << 3);
+  const noff = alloc((<usize>c + 1) << 2);
   const nloop = alloc(<usize>c << 3);
   const nk = alloc(<usize>c << 3);
   const nw = wsNw, touched = wsTouched;
-  // pass 2: weights
+  let pos: u32 = 0;
   for (let C: u32 = 0; C < c; C++) {
+    store<u32>(noff + (<usize>C << 2), pos);
     let t: u32 = 0;
     let inner: f64 = 0;
     let loops: f64 = 0;
@@ -290,18 +275,25 @@ export function aggregate(g: UGraph, part: usize, c: u32): UGraph {
         store<f64>(p, old + w);
       }
     }
-    let pos = load<u32>(noff + (<usize>C << 2));
     for (let i: u32 = 0; i < t; i++) {
       const D = load<u32>(touched + (<usize>i << 2));
       const p = nw + (<usize>D << 3);
-      store<u32>(nadj + (<usize>pos << 2), D);
-      store<f64>(nwt + (<usize>pos << 3), load<f64>(p));
+      store<u32>(tadj + (<usize>pos << 2), D);
+      store<f64>(twt + (<usize>pos << 3), load<f64>(p));
       store<f64>(p, 0);
       pos++;
     }
     store<f64>(nloop + (<usize>C << 3), loops + inner * 0.5);
     store<f64>(nk + (<usize>C << 3), kk);
   }
+  store<u32>(noff + (<usize>c << 2), pos);
+  const ne = pos;
+  const nadj = alloc(<usize>ne << 2);
+  const nwt = alloc(<usize>ne << 3);
+  memory.copy(nadj, tadj, <usize>ne << 2);
+  memory.copy(nwt, twt, <usize>ne << 3);
+  release(tadj);
+  release(twt);
   release(members);
   release(cstart);
   const ng = newUGraph(c);

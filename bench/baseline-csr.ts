@@ -349,7 +349,10 @@ export function louvain(g: BaselineCsr, opts: { resolution?: number; tolerance?:
   const membership = new Uint32Array(n0);
   for (let v = 0; v < n0; v++) membership[v] = v;
   const twoM = simple.adj.length;
-  if (twoM === 0) return { membership: canonical(membership).labels, count: canonical(membership).count, modularity: 0 };
+  if (twoM === 0) {
+    const { labels, count } = canonical(membership); // no edges: every node alone
+    return { membership: labels, count, modularity: 0 };
+  }
 
   for (;;) {
     const comm = moveNodes(wg, resolution, tolerance, twoM);

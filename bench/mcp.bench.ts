@@ -70,7 +70,9 @@ async function main(): Promise<void> {
   console.error(`[mcp bench] graph ${graph}: ${doc.nodes.length} nodes, ${doc.links.length} links, ${(size / 1e6).toFixed(1)} MB`);
 
   const t0 = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--graph', graph, '--no-freshen'], stderr: 'pipe' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'synaptic-bench-data-'));
+  const env = { ...process.env, SYNAPTIC_DATA_DIR: dataDir } as Record<string, string>;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--graph', graph, '--no-freshen'], env, stderr: 'pipe' });
   const client = new Client({ name: 'mcp-bench', version: '1.0.0' });
   await client.connect(transport);
   await client.callTool({ name: 'get_node', arguments: { label: ref(sample[0]!) } });
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
   await bench.run();
   const mem = rssOf(transport.pid!);
   await client.close();
+  rmSync(dataDir, { recursive: true, force: true });
   if (!given || quick) rmSync(dirname(graph), { recursive: true, force: true });
 
   const targets: Record<string, { p50: number; p99?: number }> = {

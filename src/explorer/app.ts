@@ -248,17 +248,10 @@ class Explorer {
       label: sanitize(this.ix.label(v)),
       ring,
       order: `${String(community).padStart(6, '0')} ${this.ix.label(v)}`,
-      size: rankSize(this.eg.pagerank[v]!, this.maxRank),
+      size: rankSize(this.eg.pagerank[v]!, this.eg.maxPagerank),
       color: communityColor(community),
       highlight,
     };
-  }
-
-  private get maxRank(): number {
-    let max = 0;
-    for (const x of this.eg.pagerank) if (x > max) max = x;
-    Object.defineProperty(this, 'maxRank', { value: max });
-    return max;
   }
 
   private viewEdges(edges: readonly number[], color = '#3b4252'): ViewEdge[] {
@@ -338,10 +331,8 @@ class Explorer {
     const span = node.span ? `L${node.span.start_line}-${node.span.end_line}` : String(node.source_location ?? '');
     const labels = (ix.g.doc.graph.community_labels ?? {}) as Record<string, string>;
     const community = ix.community[v]!;
-    let inDeg = 0;
-    let outDeg = 0;
-    inDeg = ix.inOff[v + 1]! - ix.inOff[v]!;
-    outDeg = ix.outOff[v + 1]! - ix.outOff[v]!;
+    const inDeg = ix.inOff[v + 1]! - ix.inOff[v]!;
+    const outDeg = ix.outOff[v + 1]! - ix.outOff[v]!;
     const edgeList = (refs: typeof callers, id: string) =>
       el('ul', { class: 'list', id }, ...refs.slice(0, 200).map((r) => el('li', {}, this.nodeLink(r.other), el('span', { class: 'rel' }, ` ${sanitize(r.relation)} ${r.line}`))),
         refs.length > 200 ? el('li', { class: 'kind' }, `+${refs.length - 200} more`) : null);

@@ -39,12 +39,17 @@ export interface Neighbourhood {
 /** Everything the explorer computes once per loaded graph. */
 export class ExplorerGraph {
   readonly pagerank: Float64Array;
+  /** The largest PageRank value (node sizes are relative to it). */
+  readonly maxPagerank: number;
 
   constructor(
     readonly ix: GraphIndex,
     readonly core: ExplorerCore,
   ) {
     this.pagerank = ix.n > 0 ? core.pagerank({ iterations: 30, tolerance: 1e-9 }) : new Float64Array(0);
+    let max = 0;
+    for (const x of this.pagerank) if (x > max) max = x;
+    this.maxPagerank = max;
   }
 
   /** Callers (incoming call-like edges), sorted by label then line. */

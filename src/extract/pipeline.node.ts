@@ -1,12 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
-import { Encoder, decode } from 'cbor-x';
 import type { GraphDocument, GraphLink, GraphMeta, GraphNode, HazardSite } from '../graph/model.ts';
 import { indexGraph } from '../graph/indexed-graph.ts';
 import { Core } from '../core/index.ts';
 import { encodeGraph } from '../graph/snapshot.ts';
-import { MANIFEST_VERSION, parseManifest, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
+import { MANIFEST_VERSION, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
 import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
 import { FACTS_VERSION, type FileFacts } from './facts.ts';
 import { CONTEXT_FILE_NAMES, buildProjectContext } from './project-context.ts';
@@ -16,6 +15,11 @@ import type { FileResult, FileTask } from './process-file.node.ts';
 import { walkRepository, DEFAULT_MAX_FILE_SIZE, type WalkedFile } from './walk.node.ts';
 import { sortGraph, stringifyGraph } from './outputs/graph-json.ts';
 import { renderReport } from './outputs/report.ts';
+import { FACTS_DIR, loadFactsCache, loadPreviousManifest, writeFactsCache, type CacheEntry } from './facts-cache.node.ts';
+import { readHeadCommit, writeAtomic } from './repo-files.node.ts';
+
+export { readHeadCommit, writeAtomic } from './repo-files.node.ts';
+export { FACTS_DIR } from './facts-cache.node.ts';
 
 /**
  * The extraction pipeline: walk the repository, parse files on the worker pool (or reuse cached
@@ -29,7 +33,6 @@ import { renderReport } from './outputs/report.ts';
  */
 
 export const OUTPUT_DIR_NAME = 'synaptic-out';
-export const FACTS_CACHE_VERSION = 1;
 
 export interface ExtractOptions {
   /** Repository root. */
@@ -81,20 +84,6 @@ export interface ExtractSummary {
   outputs: { graphJson: string; graphCbor: string; manifest: string; report: string; factsCache: string };
 }
 
-interface CacheEntry {
-  hash: string;
-  lines: number;
-  facts?: FileFacts;
-  error?: string;
-  skip?: string;
-}
-
-interface FactsCache {
-  version: number;
-  extractor_version: string;
-  entries: Record<string, CacheEntry>;
-}
-
 /** Extractor version: package version + facts version (a change invalidates cached facts). */
 export function extractorVersion(): string {
   let version = '0.0.0';
@@ -110,105 +99,6 @@ export function extractorVersion(): string {
     }
   }
   return `synaptic-${version}+facts${FACTS_VERSION}`;
-}
-
-/** Commit of HEAD read from `.git` files (no git process), or null. */
-export function readHeadCommit(root: string): string | null {
-  try {
-    let gitDir = join(root, '.git');
-    const st = statSync(gitDir);
-    if (st.isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, 'utf8'));
-      if (!m) return null;
-      gitDir = resolve(root, m[1]!.trim());
-    }
-    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
-    if (/^[0-9a-f]{40}$/.test(head)) return head;
-    const ref = /^ref:\s*(.+)$/.exec(head)?.[1]?.trim();
-    if (!ref) return null;
-    const commonDir = existsSync(join(gitDir, 'commondir')) ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim()) : gitDir;
-    for (const dir of [gitDir, commonDir]) {
-      const loose = join(dir, ref);
-      if (existsSync(loose)) {
-        const sha = readFileSync(loose, 'utf8').trim();
-        if (/^[0-9a-f]{40}$/.test(sha)) return sha;
-      }
-      const packed = join(dir, 'packed-refs');
-      if (existsSync(packed)) {
-        for (const line of readFileSync(packed, 'utf8').split('\n')) {
-          const [sha, name] = line.trim().split(' ');
-          if (name === ref && sha && /^[0-9a-f]{40}$/.test(sha)) return sha;
-        }
-      }
-    }
-  } catch {
-    // no repository
-  }
-  return null;
-}
-
-/** Write a file atomically: a temp file in the same folder, then rename. */
-export function writeAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-/**
- * The facts cache is split into shards by a hash of the path, so an update rewrites only the shards
- * holding changed files (a 640k-line repository has ~25 MB of facts).
- */
-export const FACTS_DIR = '.facts';
-const FACTS_SHARDS = 64;
-
-function shardOf(path: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % FACTS_SHARDS;
-}
-
-function shardFile(outDir: string, shard: number): string {
-  return join(outDir, FACTS_DIR, `${String(shard).padStart(2, '0')}.cbor`);
-}
-
-function loadPrevious(outDir: string, version: string): { manifest: Manifest; cache: FactsCache } | null {
-  try {
-    const manifest = parseManifest(readFileSync(join(outDir, '.manifest.json'), 'utf8'));
-    if (!manifest || manifest.extractor_version !== version) return null;
-    const entries: Record<string, CacheEntry> = {};
-    for (let shard = 0; shard < FACTS_SHARDS; shard++) {
-      const part = decode(readFileSync(shardFile(outDir, shard))) as FactsCache;
-      if (!part || part.version !== FACTS_CACHE_VERSION || part.extractor_version !== version || !part.entries) return null;
-      Object.assign(entries, part.entries);
-    }
-    return { manifest, cache: { version: FACTS_CACHE_VERSION, extractor_version: version, entries } };
-  } catch {
-    return null; // no usable cache: a full extraction follows
-  }
-}
-
-/** Write the shards of the facts cache that changed (all of them without a previous cache). */
-function writeFactsCache(outDir: string, version: string, paths: string[], entries: Map<string, CacheEntry>, previous: FactsCache | null): void {
-  mkdirSync(join(outDir, FACTS_DIR), { recursive: true });
-  const shards: Record<string, CacheEntry>[] = Array.from({ length: FACTS_SHARDS }, () => ({}));
-  const dirty = new Uint8Array(FACTS_SHARDS).fill(previous ? 0 : 1);
-  for (const path of paths) {
-    const shard = shardOf(path);
-    const entry = entries.get(path)!;
-    shards[shard]![path] = entry;
-    if (previous && previous.entries[path] !== entry) dirty[shard] = 1;
-  }
-  if (previous) for (const path of Object.keys(previous.entries)) if (!entries.has(path)) dirty[shardOf(path)] = 1;
-  const encoder = new Encoder({ useRecords: true });
-  for (let shard = 0; shard < FACTS_SHARDS; shard++) {
-    if (!dirty[shard]) continue;
-    writeAtomic(shardFile(outDir, shard), encoder.encode({ version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards[shard]! }));
-  }
 }
 
 let coreOnce: Promise<CommunityCore | null> | null = null;
@@ -243,16 +133,13 @@ function hazardOrder(a: HazardSite, b: HazardSite): number {
 
 /** Hash of everything the outputs depend on (see Manifest.inputs_hash). */
 function hashInputs(
-  version: string, seed: number, communityEngine: string, commit: string | null, paths: string[],
-  entries: Map<string, CacheEntry>, skipped: Record<string, string>, contextTexts: Record<string, string>,
+  version: string, seed: number, communityEngine: string, commit: string | null, files: Record<string, ManifestEntry>,
+  walkSkipped: Record<string, string>, contextTexts: Record<string, string>,
 ): string {
   const h = createHash('sha256');
   h.update(JSON.stringify([version, seed, communityEngine, commit]));
-  for (const path of paths) {
-    const e = entries.get(path)!;
-    h.update(`\0${path}\0${e.hash}\0${e.facts ? 'ok' : ''}\0${e.error ?? ''}\0${e.skip ?? ''}`);
-  }
-  for (const path of Object.keys(skipped).sort()) h.update(`\x01${path}\0${skipped[path]}`);
+  for (const path of Object.keys(files).sort()) h.update(`\0${path}\0${files[path]!.hash}\0${files[path]!.status}`);
+  for (const path of Object.keys(walkSkipped).sort()) h.update(`\x01${path}\0${walkSkipped[path]}`);
   for (const path of Object.keys(contextTexts).sort()) h.update(`\x02${path}\0${contextTexts[path]}`);
   return 'sha256:' + h.digest('hex');
 }
@@ -284,48 +171,48 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   const tWalk = performance.now();
   const cWalk = cpu();
 
-  const previous = options.incremental ? loadPrevious(outDir, version) : null;
+  // Files whose size and mtime match the previous manifest are reused without reading them; their
+  // cached facts are loaded only if the graph must be relinked.
+  const previous = options.incremental ? loadPreviousManifest(outDir, version) : null;
   const entries = new Map<string, CacheEntry>();
+  const reusedMeta = new Map<string, ManifestEntry>();
   const tasks: FileTask[] = [];
   let reused = 0;
   for (const f of walk.files) {
-    const prevEntry = previous?.cache.entries[f.path];
-    const prevMeta = previous?.manifest.files[f.path];
-    if (prevEntry && prevMeta && prevMeta.size === f.size && prevMeta.mtime_ms === f.mtimeMs
-      && f.mtimeMs < previous!.manifest.scanned_at_ms - RACY_MS) {
-      entries.set(f.path, prevEntry);
+    const prevMeta = previous?.files[f.path];
+    if (prevMeta && prevMeta.size === f.size && prevMeta.mtime_ms === f.mtimeMs && f.mtimeMs < previous!.scanned_at_ms - RACY_MS) {
+      reusedMeta.set(f.path, prevMeta);
       reused++;
       continue;
     }
-    tasks.push({ path: f.path, abs: f.abs, language: f.language, size: f.size, ...(prevEntry ? { knownHash: prevEntry.hash } : {}) });
+    tasks.push({ path: f.path, abs: f.abs, language: f.language, size: f.size, ...(prevMeta ? { knownHash: prevMeta.hash } : {}) });
   }
-  const results: FileResult[] = tasks.length
-    ? await processFiles(tasks, {
-      ...(options.workers !== undefined ? { workers: options.workers } : {}),
-      ...(options.onProgress ? { onProgress: (done, total, bytes) => options.onProgress!({ done, total, bytes }) } : {}),
-    })
-    : [];
+  const poolOptions = {
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(options.onProgress ? { onProgress: (done: number, total: number, bytes: number) => options.onProgress!({ done, total, bytes }) } : {}),
+  };
   let parsed = 0;
   let linesParsed = 0;
-  for (const r of results) {
-    if (r.unchanged) {
-      entries.set(r.path, previous!.cache.entries[r.path]!);
-      reused++;
-      continue;
+  const take = (results: FileResult[]): void => {
+    for (const r of results) {
+      if (r.unchanged) {
+        reusedMeta.set(r.path, previous!.files[r.path]!);
+        reused++;
+        continue;
+      }
+      parsed++;
+      linesParsed += r.lines;
+      const entry: CacheEntry = { hash: r.hash, lines: r.lines };
+      if (r.facts) entry.facts = r.facts;
+      if (r.error !== undefined) entry.error = r.error;
+      if (r.skip !== undefined) entry.skip = r.skip;
+      entries.set(r.path, entry);
     }
-    parsed++;
-    linesParsed += r.lines;
-    const entry: CacheEntry = { hash: r.hash, lines: r.lines };
-    if (r.facts) entry.facts = r.facts;
-    if (r.error !== undefined) entry.error = r.error;
-    if (r.skip !== undefined) entry.skip = r.skip;
-    entries.set(r.path, entry);
-  }
+  };
+  take(tasks.length ? await processFiles(tasks, poolOptions) : []);
   const tParse = performance.now();
   const cParse = cpu();
 
-  // Link every file's facts (sorted by path) with the project context.
-  options.onPhase?.('linking');
   const contextTexts: Record<string, string> = {};
   for (const rel of walk.contextFiles) {
     try {
@@ -334,30 +221,13 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
       // vanished since the walk: ignore
     }
   }
-  const byPath = [...entries.keys()].sort();
-  const facts: FileFacts[] = [];
-  const failed: Record<string, string> = {};
-  const skipped: Record<string, string> = { ...walk.skipped };
-  const languages: Record<string, number> = {};
-  let lines = 0;
+  const byPath = [...entries.keys(), ...reusedMeta.keys()].sort();
   const walkedByPath = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
-  for (const path of byPath) {
-    const e = entries.get(path)!;
-    if (e.skip) {
-      skipped[path] = e.skip;
-      continue;
-    }
-    if (e.error !== undefined) failed[path] = e.error;
-    if (!e.facts) continue;
-    facts.push(e.facts);
-    lines += e.lines;
-    const lang = walkedByPath.get(path)!.language;
-    languages[lang] = (languages[lang] ?? 0) + 1;
-    const syntax = (e.facts as FileFacts & { syntaxErrors?: { line: number }[] }).syntaxErrors;
-    if (Array.isArray(syntax) && syntax.length && failed[path] === undefined) {
-      failed[path] = `syntax error at line ${syntax[0]!.line} (partially extracted)`;
-    }
-  }
+  const statusOf = (path: string): ManifestEntry['status'] => {
+    const e = entries.get(path);
+    return e ? (e.skip ? 'skipped' : e.facts ? 'ok' : 'failed') : reusedMeta.get(path)!.status;
+  };
+  const hashOf = (path: string): string => entries.get(path)?.hash ?? reusedMeta.get(path)!.hash;
   const commit = readHeadCommit(root);
   const core = options.core !== undefined ? options.core : await loadCore();
   const seed = options.seed ?? 42;
@@ -368,35 +238,37 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     report: join(outDir, 'GRAPH_REPORT.md'),
     factsCache: join(outDir, FACTS_DIR),
   };
-  const inputsHash = hashInputs(version, seed, core ? 'core' : 'ts', commit, byPath, entries, skipped, contextTexts);
   const manifestFiles: Record<string, ManifestEntry> = {};
+  const languages: Record<string, number> = {};
   for (const path of byPath) {
-    const e = entries.get(path)!;
     const w = walkedByPath.get(path)!;
-    manifestFiles[path] = { hash: e.hash, size: w.size, mtime_ms: w.mtimeMs, language: w.language, status: e.skip ? 'skipped' : e.facts ? 'ok' : 'failed' };
+    const status = statusOf(path);
+    manifestFiles[path] = { hash: hashOf(path), size: w.size, mtime_ms: w.mtimeMs, language: w.language, status };
+    if (status === 'ok') languages[w.language] = (languages[w.language] ?? 0) + 1;
   }
-  const prevFiles = previous?.manifest.files ?? {};
+  const inputsHash = hashInputs(version, seed, core ? 'core' : 'ts', commit, manifestFiles, walk.skipped, contextTexts);
+  const prevFiles = previous?.files ?? {};
   let added = 0;
   let changed = 0;
   for (const path of byPath) {
     const before = prevFiles[path];
     if (!before) added++;
-    else if (before.hash !== entries.get(path)!.hash) changed++;
+    else if (before.hash !== manifestFiles[path]!.hash) changed++;
   }
-  const deleted = Object.keys(prevFiles).filter((p) => !entries.has(p)).length;
+  const deleted = Object.keys(prevFiles).filter((p) => !manifestFiles[p]).length;
 
   // Same inputs as the previous run (e.g. files touched but not changed): the outputs stand; only the
-  // manifest's sizes and mtimes are refreshed.
-  const prevStats = previous?.manifest.stats;
-  if (previous && prevStats && previous.manifest.inputs_hash === inputsHash
+  // manifest's sizes and mtimes are refreshed, and no cached facts are even read.
+  const prevStats = previous?.stats;
+  if (previous && prevStats && typeof prevStats.lines === 'number' && previous.inputs_hash === inputsHash
     && [outputs.graphJson, outputs.graphCbor, outputs.report].every((f) => existsSync(f))) {
-    writeAtomic(outputs.manifest, stringifyManifest({ ...previous.manifest, scanned_at_ms: scanStarted, files: manifestFiles }));
+    writeAtomic(outputs.manifest, stringifyManifest({ ...previous, scanned_at_ms: scanStarted, files: manifestFiles }));
     const tEnd = performance.now();
     const cEnd = cpu();
     return {
       mode: 'update', root, outDir, files: byPath.length, parsed, reused, added, changed, deleted,
-      failed: Object.keys(failed).length, skipped: Object.keys(skipped).length, nodes: prevStats.nodes, links: prevStats.links,
-      communities: prevStats.communities, linesParsed, lines, languages: sortedRecord(languages),
+      failed: prevStats.failed, skipped: prevStats.skipped, nodes: prevStats.nodes, links: prevStats.links,
+      communities: prevStats.communities, linesParsed, lines: prevStats.lines, languages: sortedRecord(languages),
       timingsMs: { walk: Math.round(tWalk - t0), parse: Math.round(tParse - tWalk), link: 0, communities: 0, write: Math.round(tEnd - tParse), total: Math.round(tEnd - t0) },
       cpuMs: { walk: Math.round(cWalk - c0), parse: Math.round(cParse - cWalk), link: 0, communities: 0, write: Math.round(cEnd - cParse), total: Math.round(cEnd - c0) },
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -405,6 +277,46 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     };
   }
 
+  // Relink: bring in the cached facts of reused files (re-parsing any the cache cannot vouch for).
+  options.onPhase?.('linking');
+  const prevCache = reusedMeta.size ? loadFactsCache(outDir, version) : null;
+  const redo: FileTask[] = [];
+  for (const [path, meta] of reusedMeta) {
+    const cached = prevCache?.[path];
+    if (cached && cached.hash === meta.hash) entries.set(path, cached);
+    else {
+      const w = walkedByPath.get(path)!;
+      redo.push({ path, abs: w.abs, language: w.language, size: w.size });
+      reused--;
+    }
+  }
+  if (redo.length) {
+    reusedMeta.clear();
+    take(await processFiles(redo, poolOptions));
+    for (const path of byPath) {
+      const e = entries.get(path)!;
+      manifestFiles[path] = { ...manifestFiles[path]!, hash: e.hash, status: e.skip ? 'skipped' : e.facts ? 'ok' : 'failed' };
+    }
+  }
+  const facts: FileFacts[] = [];
+  const failed: Record<string, string> = {};
+  const skipped: Record<string, string> = { ...walk.skipped };
+  let lines = 0;
+  for (const path of byPath) {
+    const e = entries.get(path)!;
+    if (e.skip) {
+      skipped[path] = e.skip;
+      continue;
+    }
+    if (e.error !== undefined) failed[path] = e.error;
+    if (!e.facts) continue;
+    facts.push(e.facts);
+    lines += e.lines;
+    const syntax = (e.facts as FileFacts & { syntaxErrors?: { line: number }[] }).syntaxErrors;
+    if (Array.isArray(syntax) && syntax.length && failed[path] === undefined) {
+      failed[path] = `syntax error at line ${syntax[0]!.line} (partially extracted)`;
+    }
+  }
   const linked = linkGraph(facts, buildProjectContext(contextTexts));
   const meta: GraphMeta = {
     name: basename(root),
@@ -448,11 +360,14 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     extractor_version: version,
     scanned_at_ms: scanStarted,
     files: manifestFiles,
-    inputs_hash: inputsHash,
-    stats: { nodes: doc.nodes.length, links: doc.links.length, communities: communities.communities.length },
+    inputs_hash: redo.length ? hashInputs(version, seed, core ? 'core' : 'ts', commit, manifestFiles, walk.skipped, contextTexts) : inputsHash,
+    stats: {
+      nodes: doc.nodes.length, links: doc.links.length, communities: communities.communities.length,
+      failed: Object.keys(failed).length, skipped: Object.keys(skipped).length, lines,
+    },
   };
   // The facts cache and manifest go first: graph.json's mtime then marks a complete run.
-  writeFactsCache(outDir, version, byPath, entries, previous?.cache ?? null);
+  writeFactsCache(outDir, version, byPath, entries, prevCache);
   writeAtomic(outputs.manifest, stringifyManifest(manifest));
   writeAtomic(outputs.graphCbor, encodeGraph(doc));
   writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));

@@ -31,7 +31,7 @@ export interface Manifest {
    */
   inputs_hash?: string;
   /** Counts of the graph written with this manifest. */
-  stats?: { nodes: number; links: number; communities: number };
+  stats?: { nodes: number; links: number; communities: number; failed: number; skipped: number; lines: number };
 }
 
 /** Parse a manifest, or null when the text is not a manifest of this version. */

@@ -9,6 +9,11 @@ export interface RankOptions {
   tokenBudget?: number;
   /** Keep only nodes whose source file contains one of these substrings. */
   contextFilter?: readonly string[];
+  /**
+   * Recency: changed files (repo-relative) with a churn weight in 0..1. `boost` re-ranks matches in
+   * changed files; `seed` also injects the changed files' symbols as candidates.
+   */
+  recency?: { weights: ReadonlyMap<string, number>; mode: 'boost' | 'seed' };
 }
 
 export interface RankedNode {
@@ -125,8 +130,24 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     // Penalize long labels that merely contain a token among many others.
     const words = ix.labelWords[v]!;
     if (words > concepts + 2) s *= 0.9;
+    const w = options.recency?.weights.get(String(ix.node(v).source_file ?? ''));
+    if (w !== undefined) s *= 1 + 0.5 * w;
     base.set(v, s);
     if (s > top) top = s;
+  }
+  if (options.recency?.mode === 'seed') {
+    // The changed surface appears even when the question matches little: each changed file's
+    // best-connected symbols become candidates, scored below the question's own matches.
+    const floor = top > 0 ? top * 0.5 : 1;
+    for (const [file, w] of options.recency.weights) {
+      const ids = (ix.byFile.get(file) ?? []).filter((v) => allowed(v) && !base.has(v));
+      ids.sort((a, b) => ix.degree[b]! - ix.degree[a]! || a - b);
+      for (const v of ids.slice(0, 5)) {
+        const s = floor * (0.5 + 0.5 * w);
+        base.set(v, s);
+        if (s > top) top = s;
+      }
+    }
   }
   const matchedTotal = base.size;
   if (!matchedTotal) return { tokens, seeds: [], nodes: [], edges: [], matchedTotal: 0, nodeCap: cap };

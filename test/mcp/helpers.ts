@@ -19,7 +19,7 @@ export const MODERN_META = {
 export function extractFixture(
   prepare?: (repo: string) => void,
   afterExtract?: (repo: string, graph: string) => void,
-): { dir: string; repo: string; graph: string; cleanup(): void } {
+): { dir: string; repo: string; graph: string; env: Record<string, string>; cleanup(): void } {
   if (!existsSync(CLI) && process.env.SYNAPTIC_TEST_TSX !== '1') throw new Error(`Cannot run MCP tests: ${CLI} is missing; run 'npm run build' first`);
   const dir = mkdtempSync(join(tmpdir(), 'synaptic-mcp-'));
   const repo = join(dir, 'repo');
@@ -29,7 +29,9 @@ export function extractFixture(
   const graph = join(repo, 'synaptic-out/graph.json');
   if (!existsSync(graph)) throw new Error(`Cannot run MCP tests: extract wrote no ${graph}`);
   afterExtract?.(repo, graph);
-  return { dir, repo, graph, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  // Servers keep their memory/vault data in the temp dir, never in the user's data folder.
+  const env = { ...process.env, SYNAPTIC_DATA_DIR: join(dir, 'data') } as Record<string, string>;
+  return { dir, repo, graph, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Server command line for the SDK transports. */

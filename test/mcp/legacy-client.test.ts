@@ -10,7 +10,7 @@ let client: Client;
 
 before(async () => {
   fx = richFixture();
-  const transport = new StdioClientTransport({ command: process.execPath, args: serveArgs(fx.graph), stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: serveArgs(fx.graph), env: fx.env, stderr: 'pipe' });
   client = new Client({ name: 'legacy-sdk-test', version: '1.0.0' });
   await client.connect(transport);
 });

@@ -10,7 +10,7 @@ let client: Client;
 
 before(async () => {
   fx = richFixture();
-  const transport = new StdioClientTransport({ command: process.execPath, args: serveArgs(fx.graph), stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: serveArgs(fx.graph), env: fx.env, stderr: 'pipe' });
   client = new Client({ name: 'modern-sdk-test', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(transport);
 });

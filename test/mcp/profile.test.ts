@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -12,9 +13,15 @@ let logFile: string;
 
 before(async () => {
   fx = extractFixture();
+  // A git history for the recency options: commit the fixture, then edit one file.
+  const git = (...args: string[]) => execFileSync('git', ['-C', fx.repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+  appendFileSync(join(fx.repo, 'src/context.ts'), '\n// edited on this branch\n');
   logDir = mkdtempSync(join(tmpdir(), 'synaptic-qlog-'));
   logFile = join(logDir, 'queries.jsonl');
-  server = new RawServer(serveArgs(fx.graph, '--profile', 'igraph', '--concise'), { SYNAPTIC_QUERY_LOG: logFile });
+  server = new RawServer(serveArgs(fx.graph, '--profile', 'igraph', '--concise', '--no-freshen'), { ...fx.env, SYNAPTIC_QUERY_LOG: logFile });
   await server.ready();
 });
 
@@ -80,4 +87,17 @@ test('SYNAPTIC_QUERY_LOG appends one JSON line per query_graph call', async () =
   assert.equal(lines[1]!.full, true);
   assert.equal(lines[0]!.token_budget, 800, 'concise budget');
   assert.equal(typeof lines[0]!.ms, 'number');
+});
+
+test('query_graph since= marks and boosts nodes in files changed since the baseline', async () => {
+  const r = (await server.call(20, 'query_graph', { question: 'context json status', since: 'HEAD' })).result as { structuredContent: { nodes: Array<{ source_file: string; changed?: boolean }> } };
+  const t = text(r);
+  assert.match(t, /Recency: since HEAD \(base [0-9a-f]+\): 1 changed file\(s\), boost mode/);
+  assert.match(t, /\(changed\) Context/);
+  for (const n of r.structuredContent.nodes) assert.equal(n.changed, n.source_file === 'src/context.ts');
+  const bad = (await server.call(21, 'query_graph', { question: 'context', since: 'no-such-ref-xyz' })).result as { structuredContent: { nodes: Array<{ changed?: boolean }> } };
+  assert.doesNotMatch(text(bad), /Recency:/);
+  assert.ok(bad.structuredContent.nodes.every((n) => !('changed' in n)), 'changed is absent when since did not resolve');
+  const seeded = (await server.call(22, 'query_graph', { question: 'emitter', since: 'HEAD', recency_mode: 'seed' })).result as { structuredContent: { nodes: Array<{ source_file: string }> } };
+  assert.ok(seeded.structuredContent.nodes.some((n) => n.source_file === 'src/context.ts'), 'seed mode injects the changed surface');
 });

@@ -7,7 +7,7 @@ let server: RawServer;
 
 before(async () => {
   fx = extractFixture();
-  server = new RawServer(serveArgs(fx.graph));
+  server = new RawServer(serveArgs(fx.graph), fx.env);
   await server.ready();
 });
 

@@ -24,7 +24,7 @@ function nodesOf(r: Record<string, unknown>): number {
 before(async () => {
   fx = extractFixture();
   original = readFileSync(fx.graph, 'utf8');
-  server = new RawServer(serveArgs(fx.graph));
+  server = new RawServer(serveArgs(fx.graph), fx.env);
   await server.ready();
 });
 
@@ -86,11 +86,11 @@ test('a corrupt graph at startup and a missing graph exit with clear errors on s
   try {
     const bad = join(dir, 'graph.json');
     writeFileSync(bad, '{"nodes": 3}');
-    const r = spawnSync(process.execPath, serveArgs(bad), { input: '', encoding: 'utf8' });
+    const r = spawnSync(process.execPath, serveArgs(bad), { input: '', encoding: 'utf8', env: fx.env });
     assert.equal(r.status, 1);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /Cannot load graph .*'nodes' is missing or not an array/);
-    const missing = spawnSync(process.execPath, serveArgs(join(dir, 'nope/graph.json')), { input: '', encoding: 'utf8' });
+    const missing = spawnSync(process.execPath, serveArgs(join(dir, 'nope/graph.json')), { input: '', encoding: 'utf8', env: fx.env });
     assert.equal(missing.status, 1);
     assert.equal(missing.stdout, '');
     assert.match(missing.stderr, /run 'synaptic extract'/);

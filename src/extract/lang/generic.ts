@@ -118,7 +118,19 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
       if (o.ignoreCalls?.has(callee.type === 'call' ? callee.childForFieldName('method')?.text ?? '' : callee.text)) {
         if (callee.type !== 'call' || !callee.childForFieldName('receiver')) return true;
       }
-      const kind = o.hazards?.[callee.type === 'call' && !callee.childForFieldName('receiver') ? callee.childForFieldName('method')?.text ?? '' : callee.text];
+      let text = callee.text;
+      if (callee.type === 'call' && !callee.childForFieldName('receiver')) text = callee.childForFieldName('method')?.text ?? '';
+      if (callee.type === 'method_invocation') {
+        const obj = callee.childForFieldName('object');
+        const name = callee.childForFieldName('name')?.text ?? '';
+        text = obj ? `${obj.text}.${name}` : name;
+        const k = o.hazards?.[text] ?? o.hazards?.['.' + name];
+        if (k) {
+          sink.hazard(k, call, firstStringArg(call, o));
+          return true;
+        }
+      }
+      const kind = o.hazards?.[text];
       if (!kind) {
         if (o.tables.members[callee.type]) {
           const prop = callee.childForFieldName(o.tables.members[callee.type]![1]);

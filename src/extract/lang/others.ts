@@ -112,6 +112,11 @@ export const JAVA_SPEC: LangSpec = makeGenericSpec({
   local(node, scope, sink, defs, expr) {
     const t = node.childForFieldName('type');
     const tp = t ? typePathOf(t) : undefined;
+    if (node.type === 'enhanced_for_statement') {
+      const n = node.childForFieldName('name');
+      if (n && tp) sink.bindings.push({ scope, name: n.text, type: tp });
+      return;
+    }
     const isField = node.type === 'field_declaration';
     let cls = scope;
     if (isField) while (cls >= 0 && !['class', 'interface', 'enum', 'struct'].includes(defs[cls]!.kind)) cls = defs[cls]!.parent;

@@ -76,6 +76,7 @@ export class Resolver {
   private readonly baseMemo = new Map<number, [number, number][]>();
   private depth = 0;
   private paramGuesses: Map<string, [number, number] | null> | null = null;
+  private guessing = false;
 
   constructor(readonly files: readonly FileFacts[], readonly ctx: ProjectContext) {
     const byPath = new Map<string, number>();
@@ -294,7 +295,9 @@ export class Resolver {
    * (`(c) => c.json()` where handlers elsewhere say `(c: Context)`).
    */
   guessParamType(name: string): [number, number] | null {
+    if (this.guessing) return null; // re-entered while the statistics are being built
     if (!this.paramGuesses) {
+      this.guessing = true;
       const counts = new Map<string, Map<number, number>>();
       const where = new Map<number, [number, number]>();
       this.files.forEach((file, fi) => {
@@ -320,6 +323,7 @@ export class Resolver {
         }
         this.paramGuesses.set(n, bestCount >= 3 && bestCount >= 0.8 * total ? where.get(best)! : null);
       }
+      this.guessing = false;
     }
     return this.paramGuesses.get(name) ?? null;
   }

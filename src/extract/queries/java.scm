@@ -19,4 +19,5 @@
 (local_variable_declaration) @local
 (formal_parameter) @param
 (field_declaration) @local
+(enhanced_for_statement) @local
 (return_statement (_) @return)

@@ -3,6 +3,7 @@ import { cutToBudget } from '../../query/budget.ts';
 import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { changedSince } from './recency.ts';
 
 const TERSE_TOP = 15;
 
@@ -12,8 +13,8 @@ const input = z.object({
   full: z.boolean().optional().describe('Return the whole budget-bounded subgraph with EDGE lines instead of the terse top-N node list. Default false.'),
   token_budget: z.number().int().min(50).max(100000).optional().describe('Approximate output token budget (default 1200; 800 with --concise). Maps to a node cap of about budget/40, clamped to 10..400.'),
   context_filter: z.array(z.string()).optional().describe('Keep only nodes whose source file path contains one of these substrings.'),
-  since: z.string().optional().describe('Optional recency baseline (git ref or date). Ignored when git is unavailable.'),
-  recency_mode: z.enum(['boost', 'seed']).optional().describe('With since: boost (default) or seed.'),
+  since: z.string().optional().describe('Recency boost: nodes whose file changed on this branch since this baseline rank higher. A git ref (main, HEAD~10), a date ("2 weeks ago") or auto. Scope: merge-base(since, HEAD)..working tree. Ignored when the source is not a git repo or the ref does not resolve.'),
+  recency_mode: z.enum(['boost', 'seed']).optional().describe('With since: boost (default) re-ranks matches; seed also injects changed-file symbols, to answer "what did this branch change".'),
 });
 
 const output = z.looseObject({
@@ -38,7 +39,13 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
       const started = performance.now();
       const mode = args.mode ?? 'bfs';
       const budget = args.token_budget ?? ctx.defaults.tokenBudget;
-      const r = engine.rank(args.question, { mode, tokenBudget: budget, contextFilter: args.context_filter });
+      const recency = args.since ? changedSince(ctx.sourceRoot, args.since) : undefined;
+      const r = engine.rank(args.question, {
+        mode,
+        tokenBudget: budget,
+        contextFilter: args.context_filter,
+        recency: recency ? { weights: recency.weights, mode: args.recency_mode ?? 'boost' } : undefined,
+      });
       const ix = engine.ix;
       const structuredNodes = r.nodes.map((h) => {
         const node = ix.node(h.node);
@@ -49,6 +56,7 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
           score: h.score,
         };
         if (engine.isDuplicateLabel(h.node)) entry.qualified = sanitize(engine.qualified(h.node), 400);
+        if (recency) entry.changed = recency.weights.has(String(node.source_file ?? ''));
         return entry;
       });
       const full = args.full === true;
@@ -65,11 +73,13 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
       } else {
         const start = r.seeds.slice(0, 8).map((v) => sanitize(ix.label(v)));
         const lines = [`Traversal: ${mode} | Start: [${start.join(', ')}] | ${r.nodes.length} nodes found`];
+        if (recency) lines.push(`Recency: since ${sanitize(recency.since)} (base ${recency.base}): ${recency.weights.size} changed file(s), ${args.recency_mode ?? 'boost'} mode`);
         const shown = full ? r.nodes.length : Math.min(TERSE_TOP, r.nodes.length);
         for (let i = 0; i < shown; i++) {
           const s = structuredNodes[i]!;
           const q = s.qualified ? ` qualified: ${s.qualified as string}` : '';
-          lines.push(`NODE [${(s.score as number).toFixed(3)}] ${s.label as string} [${s.file_type as string}] ${s.source_file as string}${q}`);
+          const changed = s.changed === true ? ' (changed)' : '';
+          lines.push(`NODE [${(s.score as number).toFixed(3)}]${changed} ${s.label as string} [${s.file_type as string}] ${s.source_file as string}${q}`);
         }
         if (full) for (const e of structuredEdges) lines.push(`EDGE ${e.source} --${e.relation}--> ${e.target}`);
         else if (r.nodes.length > shown) lines.push(`(terse: top ${shown} of ${r.nodes.length} matched nodes; pass full=true for the whole subgraph with edges)`);
