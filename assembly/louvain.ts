@@ -29,6 +29,9 @@ import { UGraph, NONE, newUGraph, freeUGraph, buildUndirectedSimple, modularityO
 
 // @ts-ignore: decorator
 @inline export const MAX_LEVELS: u32 = 128;
+// Local moving stops re-queueing once it has scanned SCAN_BUDGET x the level's adjacency entries
+// (the queue still drains): on skewed graphs hubs are otherwise rescanned after each of their many
+// neighbours' moves; measured on R-MAT 2^18 it halves level-0 work at equal modularity.
 // @ts-ignore: decorator
 @inline const SCAN_BUDGET: f64 = 3;
 
@@ -110,9 +113,9 @@ export function initFromComm(g: UGraph): void {
 
 // Queue-based local moving on level graph g with the partition in wsComm/wsTot/wsSize.
 // Gains are in edge-weight units: moving u into c gains nw[c] - gamma * tot[c] * k[u] / 2W
-// (relative to u alone). `requeueEdges` bounds the re-queue work: once the moved nodes' degrees
-// sum past it, moves no longer queue their neighbours (the queue still drains). Returns the number
-// of moves made.
+// (relative to u alone). `requeueEdges` bounds the re-queue work: once this many adjacency
+// entries have been scanned, moves no longer queue their neighbours (the queue still drains).
+// Returns the number of moves made.
 export function moveNodesFast(g: UGraph, gamma: f64, requeueEdges: f64 = Infinity): u32 {
   const n = g.n;
   if (n == 0 || g.total == 0) return 0;

@@ -59,7 +59,14 @@ export async function processFiles(tasks: FileTask[], options: PoolOptions = {})
   // heap makes garbage collection there costlier than a worker's startup (measured on prisma).
   const inlineLane = workers >= 2 && tasks.length < INLINE_LANE_MAX_FILES;
   const lane = async (inline: boolean): Promise<void> => {
-    let worker: PoolWorker | null = inline ? null : spawnWorker();
+    let worker: PoolWorker | null = null;
+    if (!inline) {
+      try {
+        worker = spawnWorker();
+      } catch {
+        worker = null; // no worker support here (e.g. tsx not resolvable): this lane runs inline
+      }
+    }
     if (worker) pool.push(worker);
     while (next < batches.length) {
       const batch = batches[next++]!;

@@ -1,6 +1,5 @@
 import { appendFileSync } from 'node:fs';
 import type { Core } from '../core/index.ts';
-import { warmTokenizer } from '../query/budget.ts';
 import { coreTraversal } from '../query/core-traversal.ts';
 import { realRoot } from '../query/source.node.ts';
 import { createCompletions } from './completions.ts';
@@ -93,8 +92,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     complete: createCompletions(() => live.engine),
     log: options.log,
   });
-  // The exact-cut tokenizer is only needed for oversized answers: load it off the startup path.
-  setTimeout(() => warmTokenizer(), 2000).unref?.();
+  // The cl100k tokenizer (~90 MB resident) loads only when an answer exceeds its budget's fast path.
   return {
     core,
     live,

@@ -24,7 +24,8 @@ export function indexSnapshot(snap: GraphSnapshot): { doc: GraphDocument; edges:
   for (let i = 0; i < nodes.length; i++) idOf.set(nodes[i]!.id, i);
   const m0 = snap.linkCount;
   const L = snap.link;
-  const relIds = snap.relations.map((r) => relationId(r));
+  const relIds = Uint8Array.from(snap.relations, (r) => relationId(r));
+  const nodeFile = snap.node.sourceFile;
   let m = 0;
   for (let j = 0; j < m0; j++) if (L.src[j] !== NONE && L.dst[j] !== NONE && L.src[j]! < nodes.length && L.dst[j]! < nodes.length) m++;
   const src = new Uint32Array(m);
@@ -44,10 +45,12 @@ export function indexSnapshot(snap: GraphSnapshot): { doc: GraphDocument; edges:
     src[e] = s;
     dst[e] = t;
     const ri = L.relation[j]!;
-    const name = ri === 0xffff ? 'other' : (snap.relations[ri] ?? 'other');
-    const r = ri === 0xffff ? OTHER_RELATION_ID : relIds[ri]!;
+    const r = ri === 0xffff || ri >= relIds.length ? OTHER_RELATION_ID : relIds[ri]!;
     rel[e] = r;
-    if (r === OTHER_RELATION_ID && name !== 'other') otherRel.set(e, name);
+    if (r === OTHER_RELATION_ID) {
+      const name = ri === 0xffff ? 'other' : (snap.relations[ri] ?? 'other');
+      if (name !== 'other') otherRel.set(e, name);
+    }
     const c = L.confidence[j]!;
     edgeConf[e] = c <= 2 ? c : 0;
     const loc = L.sourceLocation[j]!;
@@ -61,10 +64,8 @@ export function indexSnapshot(snap: GraphSnapshot): { doc: GraphDocument; edges:
       edgeLine[e] = line;
     }
     const sf = L.sourceFile[j]!;
-    if (sf !== NONE) {
-      const file = snap.strings[sf]!;
-      if (file !== nodes[s]!.source_file) edgeFile.set(e, file);
-    }
+    // Compare string-table indices (not node objects): the site file is usually the source's file.
+    if (sf !== NONE && sf !== nodeFile[s]) edgeFile.set(e, snap.strings[sf]!);
     e++;
   }
   const indexed: IndexedGraph = { doc, nodes, idOf, links: [], src, dst, rel, danglingLinks: m0 - m };
