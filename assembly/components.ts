@@ -75,19 +75,37 @@ function uniteRange(g: CsrGraph, mask: u32, checkRel: bool, parent: usize, round
 
 // The most frequent root among SAMPLES pseudo-random nodes (fixed seed: deterministic).
 function frequentRoot(parent: usize, n: u32): u32 {
-  const samples = alloc(<usize>SAMPLES << 2);
+  // min(SAMPLES, n) samples, sorted (shellsort, Ciura gaps), then the longest run: the cost is
+  // O(s log^2 s) for s samples, so tiny graphs pay microseconds, not a fixed ~1M steps.
+  const s: u32 = min(SAMPLES, n);
+  const samples = alloc(<usize>s << 2);
   let x: u32 = 0x9E3779B9;
-  for (let i: u32 = 0; i < SAMPLES; i++) {
+  for (let i: u32 = 0; i < s; i++) {
     x = x * 1664525 + 1013904223;
     store<u32>(samples + (<usize>i << 2), find(parent, <u32>((<u64>x * <u64>n) >>> 32)));
   }
+  for (let gi: i32 = 7; gi >= 0; gi--) {
+    const gap: u32 = gi == 7 ? 701 : gi == 6 ? 301 : gi == 5 ? 132 : gi == 4 ? 57 : gi == 3 ? 23 : gi == 2 ? 10 : gi == 1 ? 4 : 1;
+    for (let i = gap; i < s; i++) {
+      const v = load<u32>(samples + (<usize>i << 2));
+      let j = i;
+      while (j >= gap && load<u32>(samples + (<usize>(j - gap) << 2)) > v) {
+        store<u32>(samples + (<usize>j << 2), load<u32>(samples + (<usize>(j - gap) << 2)));
+        j -= gap;
+      }
+      store<u32>(samples + (<usize>j << 2), v);
+    }
+  }
+  // longest run; ties go to the smallest root (deterministic)
   let best: u32 = load<u32>(samples);
   let bestCount: u32 = 0;
-  for (let i: u32 = 0; i < SAMPLES; i++) {
+  let i: u32 = 0;
+  while (i < s) {
     const r = load<u32>(samples + (<usize>i << 2));
-    let c: u32 = 0;
-    for (let j: u32 = 0; j < SAMPLES; j++) if (load<u32>(samples + (<usize>j << 2)) == r) c++;
-    if (c > bestCount) { bestCount = c; best = r; }
+    let j = i + 1;
+    while (j < s && load<u32>(samples + (<usize>j << 2)) == r) j++;
+    if (j - i > bestCount) { bestCount = j - i; best = r; }
+    i = j;
   }
   release(samples);
   return best;

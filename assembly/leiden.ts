@@ -39,7 +39,7 @@ import {
 // @ts-ignore: decorator
 @inline const REQUEUE_BUDGET0: f64 = 3;
 // @ts-ignore: decorator
-@inline const REQUEUE_BUDGET: f64 = 3;
+@inline const REQUEUE_BUDGET: f64 = 1;
 
 // Refinement scratch (capacity = level-0 node count).
 let rfPart: usize = 0; // u32[N] refined community of each node

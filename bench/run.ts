@@ -7,6 +7,10 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { kernelsSuite, type KernelConfig, type KernelRow } from './kernels.bench.ts';
 import { boundarySuite, type BoundaryRow } from './boundary.bench.ts';
+import { runExtractBench } from './extract.bench.ts';
+import { runMemoryBench } from './memory.bench.ts';
+import { runHttpBench } from './http.bench.ts';
+import { runExplorerBench } from './explorer.bench.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const verbose = process.env.BENCH_VERBOSE === '1';
@@ -69,6 +73,32 @@ console.table(table(kernels.filter((r) => r.baselineName === 'ours-louvain')));
 console.log(`\nload average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end (${cpus().length} cores)`);
 if (quick) console.log('\nBENCH_QUICK: tiny graphs, few runs; targets are for scale 20 and are not asserted.');
 
+// The product-level suites (extraction, memory, HTTP load, the browser explorer). Each is measured
+// in its own terms; a suite that fails is reported and fails the run, the others still run.
+// BENCH_SUITES=extract,memory,http,explorer picks some; BENCH_SUITES=none skips them.
+const productSuites: Record<string, () => Promise<unknown>> = {
+  extract: () => runExtractBench({ print: false }),
+  memory: async () => runMemoryBench({ quick, print: false }),
+  http: () => runHttpBench({ quick, graph: process.env.HTTP_BENCH_GRAPH, log }),
+  explorer: () => runExplorerBench({ quick, graph: process.env.EXPLORER_BENCH_GRAPH, log }),
+};
+const wanted = (process.env.BENCH_SUITES ?? Object.keys(productSuites).join(',')).split(',').map((x) => x.trim()).filter((x) => x && x !== 'none');
+const products: Record<string, unknown> = {};
+for (const suite of wanted) {
+  const run = productSuites[suite];
+  if (!run) throw new Error(`Cannot run benchmarks: unknown suite '${suite}' in BENCH_SUITES (known: ${Object.keys(productSuites).join(', ')})`);
+  log(`${suite} suite`);
+  try {
+    products[suite] = await run();
+  } catch (err) {
+    products[suite] = { error: err instanceof Error ? err.message : String(err) };
+    log(`${suite} suite failed: ${(products[suite] as { error: string }).error}`);
+    process.exitCode = 1;
+  }
+  console.log(`\n${suite}`);
+  console.table(Object.fromEntries(Object.entries(products[suite] as Record<string, unknown>).filter(([, v]) => typeof v !== 'object' || v === null)));
+}
+
 const result = {
   name,
   date: new Date().toISOString(),
@@ -81,6 +111,7 @@ const result = {
   seconds: Math.round((Date.now() - started) / 1000),
   boundary,
   kernels,
+  products,
 };
 const dir = fileURLToPath(new URL('./results/', import.meta.url));
 mkdirSync(dir, { recursive: true });

@@ -70,8 +70,7 @@ export class ExplorerGraph {
     for (let i = off[v]!; i < off[v + 1]!; i++) {
       const e = list[i]!;
       if (!((mask >>> ix.g.rel[e]!) & 1)) continue;
-      const link = ix.g.links[e]!;
-      out.push({ edge: e, other: dir === 'in' ? ix.g.src[e]! : ix.g.dst[e]!, relation: String(link.relation), line: link.source_location });
+      out.push({ edge: e, other: dir === 'in' ? ix.g.src[e]! : ix.g.dst[e]!, relation: ix.relName(e), line: ix.edgeLine[e] ? `L${ix.edgeLine[e]}` : '' });
     }
     return out.sort((a, b) => ix.label(a.other).localeCompare(ix.label(b.other)) || a.line.localeCompare(b.line, undefined, { numeric: true }));
   }

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
 import { parseManifest, type Manifest } from '../graph/manifest.ts';
@@ -91,3 +92,83 @@ export function writeFactsCache(outDir: string, version: string, paths: string[]
   }
 }
 
+
+/**
+ * The community cache (synaptic-out/.communities.cbor): the raw Leiden/Louvain partition and the
+ * betweenness of the last run, under a key hashing exactly what they were computed from (structural
+ * edge arrays, node count, seed, samples, engine). Same key, same results: an update that leaves the
+ * edge arrays unchanged (e.g. a function body edit) skips both computations without changing output.
+ */
+export const COMMUNITY_CACHE_FILE = '.communities.cbor';
+const COMMUNITY_CACHE_VERSION = 1;
+
+export function communityCacheKey(edges: { n: number; a: Uint32Array; b: Uint32Array }, seed: number, samples: number, engine: string): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify([COMMUNITY_CACHE_VERSION, edges.n, edges.a.length, seed, samples, engine]));
+  h.update(new Uint8Array(edges.a.buffer, edges.a.byteOffset, edges.a.byteLength));
+  h.update(new Uint8Array(edges.b.buffer, edges.b.byteOffset, edges.b.byteLength));
+  return h.digest('hex');
+}
+
+export interface CachedCommunities {
+  partition: { membership: Int32Array; algorithm: 'leiden-core' | 'louvain-ts' };
+  betweenness: Float64Array;
+}
+
+/** The cached partition and betweenness when the key matches; null otherwise. */
+export function loadCommunityCache(outDir: string, key: string): CachedCommunities | null {
+  try {
+    const c = decode(readFileSync(join(outDir, COMMUNITY_CACHE_FILE))) as {
+      version?: number; key?: string; algorithm?: string; membership?: unknown; betweenness?: unknown;
+    };
+    if (!c || c.version !== COMMUNITY_CACHE_VERSION || c.key !== key) return null;
+    if (!(c.membership instanceof Int32Array) || !(c.betweenness instanceof Float64Array)) return null;
+    if (c.algorithm !== 'leiden-core' && c.algorithm !== 'louvain-ts') return null;
+    return { partition: { membership: c.membership, algorithm: c.algorithm }, betweenness: c.betweenness };
+  } catch {
+    return null; // no usable cache: computed again
+  }
+}
+
+export function writeCommunityCache(outDir: string, key: string, membership: Int32Array, algorithm: string, betweenness: Float64Array): void {
+  writeAtomic(join(outDir, COMMUNITY_CACHE_FILE), new Encoder().encode({ version: COMMUNITY_CACHE_VERSION, key, algorithm, membership, betweenness }));
+}
+
+/** The shards holding `paths` (shard number -> its entries), when each exists and matches this extractor version. */
+export function loadFactsShards(outDir: string, version: string, paths: Iterable<string>): Map<number, Record<string, CacheEntry>> | null {
+  const out = new Map<number, Record<string, CacheEntry>>();
+  try {
+    for (const path of paths) {
+      const shard = shardOf(path);
+      if (out.has(shard)) continue;
+      const part = decode(readFileSync(shardFile(outDir, shard))) as FactsCache;
+      if (!part || part.version !== FACTS_CACHE_VERSION || part.extractor_version !== version || !part.entries) return null;
+      out.set(shard, part.entries);
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** The cached entry of `path` from shards loaded by {@link loadFactsShards}. */
+export function shardEntry(shards: Map<number, Record<string, CacheEntry>>, path: string): CacheEntry | undefined {
+  const entries = shards.get(shardOf(path));
+  return entries && Object.hasOwn(entries, path) ? entries[path] : undefined;
+}
+
+/** Rewrite the loaded shards with `updates` (changed files only; the file set is unchanged). */
+export function writeFactsShards(outDir: string, version: string, shards: Map<number, Record<string, CacheEntry>>, updates: Map<string, CacheEntry>): void {
+  const dirty = new Set<number>();
+  for (const [path, entry] of updates) {
+    const shard = shardOf(path);
+    const entries = shards.get(shard);
+    if (!entries) throw new Error(`Cannot update the facts cache: shard ${shard} of ${path} was not loaded`);
+    entries[path] = entry;
+    dirty.add(shard);
+  }
+  const encoder = new Encoder({ useRecords: true });
+  for (const shard of [...dirty].sort((a, b) => a - b)) {
+    writeAtomic(shardFile(outDir, shard), encoder.encode({ version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards.get(shard)! }));
+  }
+}

@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import type { GraphDocument, GraphLink, GraphMeta, GraphNode, HazardSite } from '../graph/model.ts';
 import { indexGraph } from '../graph/indexed-graph.ts';
 import { Core } from '../core/index.ts';
-import { encodeGraph } from '../graph/snapshot.ts';
+import { decodeGraph, encodeGraph } from '../graph/snapshot.ts';
 import { MANIFEST_VERSION, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
 import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
 import { FACTS_VERSION, type FileFacts } from './facts.ts';
@@ -15,7 +15,11 @@ import type { FileResult, FileTask } from './process-file.node.ts';
 import { walkRepository, DEFAULT_MAX_FILE_SIZE, type WalkedFile } from './walk.node.ts';
 import { sortGraph, stringifyGraph } from './outputs/graph-json.ts';
 import { renderReport } from './outputs/report.ts';
-import { FACTS_DIR, loadFactsCache, loadPreviousManifest, writeFactsCache, type CacheEntry } from './facts-cache.node.ts';
+import {
+  FACTS_DIR, communityCacheKey, loadCommunityCache, loadFactsCache, loadFactsShards, loadPreviousManifest, shardEntry, writeCommunityCache,
+  writeFactsCache, writeFactsShards, type CacheEntry,
+} from './facts-cache.node.ts';
+import { inLinkKeyOrder, lineMap, positionFreeShape, shiftFilePositions } from './line-shift.ts';
 import { readHeadCommit, writeAtomic } from './repo-files.node.ts';
 
 export { readHeadCommit, writeAtomic } from './repo-files.node.ts';
@@ -142,6 +146,94 @@ function hashInputs(
   for (const path of Object.keys(walkSkipped).sort()) h.update(`\x01${path}\0${walkSkipped[path]}`);
   for (const path of Object.keys(contextTexts).sort()) h.update(`\x02${path}\0${contextTexts[path]}`);
   return 'sha256:' + h.digest('hex');
+}
+
+/**
+ * graph.cbor's own record of the run that wrote it (synaptic-out/.graph-state.json, written after
+ * every output): the manifest's inputs hash of that run. The positions-only path trusts the previous
+ * graph.cbor only when this matches the previous manifest (a crash between writes leaves them apart).
+ */
+const GRAPH_STATE_FILE = '.graph-state.json';
+
+function writeGraphState(outDir: string, inputsHash: string): void {
+  writeAtomic(join(outDir, GRAPH_STATE_FILE), JSON.stringify({ inputs_hash: inputsHash }) + '\n');
+}
+
+function readGraphState(outDir: string): { inputs_hash?: string } | null {
+  try {
+    return JSON.parse(readFileSync(join(outDir, GRAPH_STATE_FILE), 'utf8')) as { inputs_hash?: string };
+  } catch {
+    return null;
+  }
+}
+
+/** Most edited files the positions-only path takes on (beyond it a relink is as cheap). */
+const SHIFT_MAX_FILES = 64;
+
+/**
+ * The positions-only update (see line-shift.ts): when every edited file's new facts equal its
+ * cached facts but for positions, and nothing else that the outputs depend on changed (same file
+ * set, statuses, context files, commit, skipped files, seed, engine: checked through the inputs
+ * hash), the previous graph (graph.cbor) with those files' positions moved IS the linked graph of
+ * the new tree. Returns null whenever any condition fails: the caller then relinks everything.
+ */
+function shiftEditedPositions(input: {
+  outDir: string; version: string; previous: Manifest; entries: Map<string, CacheEntry>;
+  manifestFiles: Record<string, ManifestEntry>; root: string; commit: string | null; languages: Record<string, number>;
+  inputsMatch: (files: Record<string, ManifestEntry>) => boolean;
+}): { doc: GraphDocument; shards: Map<number, Record<string, CacheEntry>>; lines: number } | null {
+  const { outDir, version, previous, entries } = input;
+  if (entries.size > SHIFT_MAX_FILES || typeof previous.stats?.lines !== 'number') return null;
+  if (!previous.inputs_hash || readGraphState(outDir)?.inputs_hash !== previous.inputs_hash) return null;
+  const asBefore: Record<string, ManifestEntry> = { ...input.manifestFiles };
+  for (const [path, e] of entries) {
+    const prev = previous.files[path];
+    if (!prev || prev.status !== 'ok' || !e.facts || e.error !== undefined || e.skip !== undefined) return null;
+    asBefore[path] = { ...asBefore[path]!, hash: prev.hash, status: prev.status };
+  }
+  if (!input.inputsMatch(asBefore)) return null;
+  const shards = loadFactsShards(outDir, version, entries.keys());
+  if (!shards) return null;
+  const edits: { before: FileFacts; after: FileFacts; map: Map<number, number> }[] = [];
+  let lines = previous.stats.lines;
+  for (const [path, e] of entries) {
+    const old = shardEntry(shards, path);
+    if (!old || old.hash !== previous.files[path]!.hash || !old.facts || old.error !== undefined || old.skip !== undefined) return null;
+    const before = old.facts;
+    const after = e.facts!;
+    // Go and Java files hang off package nodes by a line-1 link that does not move with the file.
+    if ((before.packageName || after.packageName) && ['go', 'java'].includes(after.language)) return null;
+    if (positionFreeShape(before) !== positionFreeShape(after)) return null;
+    const map = lineMap(before, after);
+    if (!map) return null;
+    edits.push({ before, after, map });
+    lines += e.lines - old.lines;
+  }
+  let doc: GraphDocument;
+  try {
+    doc = decodeGraph(readFileSync(join(outDir, 'graph.cbor')));
+  } catch {
+    return null;
+  }
+  const nodes = inLinkKeyOrder(doc.nodes);
+  if (!nodes) return null;
+  doc.nodes = nodes;
+  const nodeIndex = new Map<string, number>();
+  for (let i = 0; i < nodes.length; i++) nodeIndex.set(nodes[i]!.id, i);
+  for (const { before, after, map } of edits) if (!shiftFilePositions(doc, nodeIndex, before, after, map)) return null;
+  const meta = doc.graph;
+  const failed = { ...(meta.failed_files ?? {}) };
+  for (const { after } of edits) {
+    delete failed[after.path];
+    const syntax = after.syntaxErrors;
+    if (Array.isArray(syntax) && syntax.length) failed[after.path] = `syntax error at line ${syntax[0]!.line} (partially extracted)`;
+  }
+  meta.name = basename(input.root);
+  meta.languages = sortedRecord(input.languages);
+  meta.failed_files = sortedRecord(failed);
+  if (meta.hazards) meta.hazards.sort(hazardOrder);
+  doc.built_at_commit = input.commit;
+  return { doc, shards, lines };
 }
 
 function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
@@ -277,78 +369,98 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     };
   }
 
-  // Relink: bring in the cached facts of reused files (re-parsing any the cache cannot vouch for).
   options.onPhase?.('linking');
-  const prevCache = reusedMeta.size ? loadFactsCache(outDir, version) : null;
+  // A few files edited in positions only: move their positions in the previous graph, no relink.
+  const shifted = previous && added === 0 && deleted === 0 && entries.size > 0 && reusedMeta.size > 0
+    ? shiftEditedPositions({ outDir, version, previous, entries, manifestFiles, root, commit, languages, inputsMatch: (files) =>
+      hashInputs(version, seed, core ? 'core' : 'ts', commit, files, walk.skipped, contextTexts) === previous.inputs_hash })
+    : null;
+  let prevCache: Record<string, CacheEntry> | null = null;
   const redo: FileTask[] = [];
-  for (const [path, meta] of reusedMeta) {
-    const cached = prevCache?.[path];
-    if (cached && cached.hash === meta.hash) entries.set(path, cached);
-    else {
-      const w = walkedByPath.get(path)!;
-      redo.push({ path, abs: w.abs, language: w.language, size: w.size });
-      reused--;
+  let failed: Record<string, string> = {};
+  let skippedCount = 0;
+  let lines = 0;
+  let doc: GraphDocument;
+  let meta: GraphMeta;
+  if (shifted) {
+    doc = shifted.doc;
+    meta = doc.graph;
+    failed = meta.failed_files ?? {};
+    skippedCount = Object.keys(meta.skipped_files ?? {}).length;
+    lines = shifted.lines;
+  } else {
+    // Relink: bring in the cached facts of reused files (re-parsing any the cache cannot vouch for).
+    prevCache = reusedMeta.size ? loadFactsCache(outDir, version) : null;
+    for (const [path, meta] of reusedMeta) {
+      const cached = prevCache?.[path];
+      if (cached && cached.hash === meta.hash) entries.set(path, cached);
+      else {
+        const w = walkedByPath.get(path)!;
+        redo.push({ path, abs: w.abs, language: w.language, size: w.size });
+        reused--;
+      }
     }
-  }
-  if (redo.length) {
-    reusedMeta.clear();
-    take(await processFiles(redo, poolOptions));
+    if (redo.length) {
+      reusedMeta.clear();
+      take(await processFiles(redo, poolOptions));
+      for (const path of byPath) {
+        const e = entries.get(path)!;
+        manifestFiles[path] = { ...manifestFiles[path]!, hash: e.hash, status: e.skip ? 'skipped' : e.facts ? 'ok' : 'failed' };
+      }
+    }
+    const facts: FileFacts[] = [];
+    const skipped: Record<string, string> = { ...walk.skipped };
     for (const path of byPath) {
       const e = entries.get(path)!;
-      manifestFiles[path] = { ...manifestFiles[path]!, hash: e.hash, status: e.skip ? 'skipped' : e.facts ? 'ok' : 'failed' };
+      if (e.skip) {
+        skipped[path] = e.skip;
+        continue;
+      }
+      if (e.error !== undefined) failed[path] = e.error;
+      if (!e.facts) continue;
+      facts.push(e.facts);
+      lines += e.lines;
+      const syntax = (e.facts as FileFacts & { syntaxErrors?: { line: number }[] }).syntaxErrors;
+      if (Array.isArray(syntax) && syntax.length && failed[path] === undefined) {
+        failed[path] = `syntax error at line ${syntax[0]!.line} (partially extracted)`;
+      }
     }
+    const linked = linkGraph(facts, buildProjectContext(contextTexts));
+    meta = {
+      name: basename(root),
+      extractor_version: version,
+      languages: sortedRecord(languages),
+      failed_files: sortedRecord(failed),
+      skipped_files: sortedRecord(skipped),
+      hazards: [...linked.hazards].sort(hazardOrder),
+      unresolved_calls: sortedRecord(linked.unresolvedCalls),
+    };
+    doc = {
+      directed: true,
+      multigraph: true,
+      graph: meta,
+      nodes: linked.nodes.map((n: GraphNode) => dropUndefined({ ...n })),
+      links: linked.links.map((l: GraphLink) => dropUndefined({ ...l })),
+      hyperedges: [],
+      built_at_commit: commit,
+    };
+    skippedCount = Object.keys(skipped).length;
+    sortGraph(doc);
   }
-  const facts: FileFacts[] = [];
-  const failed: Record<string, string> = {};
-  const skipped: Record<string, string> = { ...walk.skipped };
-  let lines = 0;
-  for (const path of byPath) {
-    const e = entries.get(path)!;
-    if (e.skip) {
-      skipped[path] = e.skip;
-      continue;
-    }
-    if (e.error !== undefined) failed[path] = e.error;
-    if (!e.facts) continue;
-    facts.push(e.facts);
-    lines += e.lines;
-    const syntax = (e.facts as FileFacts & { syntaxErrors?: { line: number }[] }).syntaxErrors;
-    if (Array.isArray(syntax) && syntax.length && failed[path] === undefined) {
-      failed[path] = `syntax error at line ${syntax[0]!.line} (partially extracted)`;
-    }
-  }
-  const linked = linkGraph(facts, buildProjectContext(contextTexts));
-  const meta: GraphMeta = {
-    name: basename(root),
-    extractor_version: version,
-    languages: sortedRecord(languages),
-    failed_files: sortedRecord(failed),
-    skipped_files: sortedRecord(skipped),
-    hazards: [...linked.hazards].sort(hazardOrder),
-    unresolved_calls: sortedRecord(linked.unresolvedCalls),
-  };
-  const doc: GraphDocument = {
-    directed: true,
-    multigraph: true,
-    graph: meta,
-    nodes: linked.nodes.map((n: GraphNode) => dropUndefined({ ...n })),
-    links: linked.links.map((l: GraphLink) => dropUndefined({ ...l })),
-    hyperedges: [],
-    built_at_commit: commit,
-  };
-  sortGraph(doc);
   const tLink = performance.now();
   const cLink = cpu();
 
   options.onPhase?.('communities');
   const indexed = indexGraph(doc);
-  const communities = assignCommunities(doc, { indexed, seed, core });
+  // Leiden and betweenness depend only on the structural edge arrays, the seed and the engine: an
+  // update whose edits leave those arrays as they were reuses the previous results (exact).
+  const structural = structuralEdges(indexed);
+  const samples = indexed.nodes.length > 20000 ? 64 : 256;
+  const communityKey = communityCacheKey(structural, seed, samples, core ? 'core' : 'ts');
+  const cachedCommunities = previous ? loadCommunityCache(outDir, communityKey) : null;
+  const communities = assignCommunities(doc, { indexed, seed, core, ...(cachedCommunities ? { partition: cachedCommunities.partition } : {}) });
   meta.community_algorithm = communities.algorithm;
-  const betweenness = nodeBetweenness(structuralEdges(indexed), {
-    samples: indexed.nodes.length > 20000 ? 64 : 256,
-    seed,
-    core,
-  });
+  const betweenness = cachedCommunities?.betweenness ?? nodeBetweenness(structural, { samples, seed, core });
   const tCommunities = performance.now();
   const cCommunities = cpu();
 
@@ -363,15 +475,18 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     inputs_hash: redo.length ? hashInputs(version, seed, core ? 'core' : 'ts', commit, manifestFiles, walk.skipped, contextTexts) : inputsHash,
     stats: {
       nodes: doc.nodes.length, links: doc.links.length, communities: communities.communities.length,
-      failed: Object.keys(failed).length, skipped: Object.keys(skipped).length, lines,
+      failed: Object.keys(failed).length, skipped: skippedCount, lines,
     },
   };
   // The facts cache and manifest go first: graph.json's mtime then marks a complete run.
-  writeFactsCache(outDir, version, byPath, entries, prevCache);
+  if (shifted) writeFactsShards(outDir, version, shifted.shards, entries);
+  else writeFactsCache(outDir, version, byPath, entries, prevCache);
+  if (!cachedCommunities) writeCommunityCache(outDir, communityKey, communities.rawMembership, communities.algorithm, betweenness);
   writeAtomic(outputs.manifest, stringifyManifest(manifest));
   writeAtomic(outputs.graphCbor, encodeGraph(doc));
   writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
   writeAtomic(outputs.graphJson, stringifyGraph(doc));
+  writeGraphState(outDir, manifest.inputs_hash!);
   const tWrite = performance.now();
   const cWrite = cpu();
 
@@ -386,7 +501,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     changed,
     deleted,
     failed: Object.keys(failed).length,
-    skipped: Object.keys(skipped).length,
+    skipped: skippedCount,
     nodes: doc.nodes.length,
     links: doc.links.length,
     communities: communities.communities.length,

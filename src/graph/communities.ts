@@ -46,6 +46,8 @@ export interface CommunityStats {
 export interface CommunityResult {
   /** Community id per node index (node order of the document). */
   membership: Int32Array;
+  /** The partition as the algorithm returned it (before numbering by size): what `partition` takes. */
+  rawMembership: Int32Array;
   communities: CommunityStats[];
   /** Which algorithm made the partition. */
   algorithm: 'leiden-core' | 'louvain-ts';
@@ -286,13 +288,19 @@ export function describeCommunities(ig: IndexedGraph, membership: Int32Array, co
       touching[ct]!++;
     }
   }
+  const tokenMemo = new Map<string, string[]>();
+  const tokensOf = (label: string): string[] => {
+    let t = tokenMemo.get(label);
+    if (!t) tokenMemo.set(label, (t = [...new Set(nameTokens(label))]));
+    return t;
+  };
   return members.map((list, id) => {
     const dirs = new Map<string, number>();
     const tokens = new Map<string, number>();
     for (const i of list) {
       const node: GraphNode = ig.nodes[i]!;
       if (node.source_file) dirs.set(dirOf(node.source_file), (dirs.get(dirOf(node.source_file)) ?? 0) + 1);
-      if (node.kind !== 'file') for (const t of new Set(nameTokens(String(node.label ?? '')))) tokens.set(t, (tokens.get(t) ?? 0) + 1);
+      if (node.kind !== 'file') for (const t of tokensOf(String(node.label ?? ''))) tokens.set(t, (tokens.get(t) ?? 0) + 1);
     }
     const path = topCounts(dirs, 1)[0] ?? '.';
     const top = topCounts(tokens, 2);
@@ -308,10 +316,18 @@ export function describeCommunities(ig: IndexedGraph, membership: Int32Array, co
  */
 export function assignCommunities(
   doc: GraphDocument,
-  options: { seed?: number; core?: CommunityCore | null; indexed?: IndexedGraph } = {},
+  options: {
+    seed?: number; core?: CommunityCore | null; indexed?: IndexedGraph;
+    /**
+     * A partition of exactly this document's structural edges made earlier by {@link partitionGraph}
+     * with the same seed and engine (e.g. cached by an incremental update): used as is.
+     */
+    partition?: { membership: Int32Array; algorithm: CommunityResult['algorithm'] };
+  } = {},
 ): CommunityResult {
   const ig = options.indexed ?? indexGraph(doc);
-  const { membership: raw, algorithm } = partitionGraph(structuralEdges(ig), options);
+  const { membership: raw, algorithm } = options.partition ?? partitionGraph(structuralEdges(ig), options);
+  if (raw.length !== ig.nodes.length) throw new Error(`Cannot assign communities: the partition has ${raw.length} entries for ${ig.nodes.length} nodes`);
   // Number communities by size (largest first), ties by their first member's position.
   const n = ig.nodes.length;
   const size = new Map<number, number>();
@@ -332,7 +348,7 @@ export function assignCommunities(
   const labels: Record<string, string> = {};
   for (const c of communities) labels[String(c.id)] = c.label;
   doc.graph.community_labels = labels;
-  return { membership, communities, algorithm };
+  return { membership, rawMembership: raw, communities, algorithm };
 }
 
 /**

@@ -20,6 +20,33 @@ export interface LoadedGraph {
   /** mtime (ms) and size of graph.json when it was read: the reload key. */
   mtimeMs: number;
   size: number;
+  /** graph.cbor's stamp at load time (`mtime:size`, '' when absent): a fresher snapshot also reloads. */
+  cborStamp?: string;
+}
+
+/** The graph.cbor that sits next to a graph.json. */
+export function snapshotPathFor(jsonPath: string): string {
+  return join(dirname(jsonPath), basename(jsonPath).replace(/\.json$/, '') + '.cbor');
+}
+
+/** `mtime:size` of a file, or '' when it is missing (a cheap change key). */
+export function stampKey(path: string): string {
+  const s = fileStamp(path);
+  return s ? `${s.mtimeMs}:${s.size}` : '';
+}
+
+/**
+ * Parse graph.json from bytes the caller already holds (the pinned, digest-verified deployment:
+ * the bytes hashed are the bytes parsed).
+ */
+export function parseGraphBytes(bytes: Uint8Array, path: string): GraphDocument {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch (err) {
+    throw new GraphLoadError(`Cannot load graph ${path}: invalid JSON (${err instanceof Error ? err.message : String(err)}); re-run 'synaptic extract'`);
+  }
+  return checkGraphDocument(parsed, path);
 }
 
 /** Check the shape of a parsed graph document; throws GraphLoadError naming what is wrong. */
@@ -51,13 +78,14 @@ export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
   } catch {
     throw new GraphLoadError(`Cannot load graph ${jsonPath}: file not found (run 'synaptic extract' in the repository first, or pass --graph <path>)`);
   }
-  const cborPath = join(dirname(jsonPath), basename(jsonPath).replace(/\.json$/, '') + '.cbor');
+  const cborPath = snapshotPathFor(jsonPath);
+  const cborStamp = stampKey(cborPath);
   if (cborPath !== jsonPath && existsSync(cborPath)) {
     const cst = statSync(cborPath);
     if (cst.mtimeMs >= st.mtimeMs) {
       try {
         const snapshot = decodeSnapshot(await readFile(cborPath));
-        return { snapshot, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size };
+        return { snapshot, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size, cborStamp };
       } catch {
         // A bad snapshot falls back to the canonical graph.json.
       }
@@ -70,7 +98,7 @@ export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
   } catch (err) {
     throw new GraphLoadError(`Cannot load graph ${jsonPath}: invalid JSON (${err instanceof Error ? err.message : String(err)}); re-run 'synaptic extract'`);
   }
-  return { doc: checkGraphDocument(parsed, jsonPath), path: jsonPath, format: 'json', mtimeMs: st.mtimeMs, size: st.size };
+  return { doc: checkGraphDocument(parsed, jsonPath), path: jsonPath, format: 'json', mtimeMs: st.mtimeMs, size: st.size, cborStamp };
 }
 
 /** mtime and size of a file, or undefined when it is missing. */

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseManifest, type Manifest } from '../graph/manifest.ts';
 
@@ -12,7 +12,19 @@ export interface FreshenOptions {
   log?: (line: string) => void;
   /** Called after an incremental update rewrote the graph (to reload it now). */
   onUpdated?: () => Promise<void>;
+  /**
+   * Event-driven mode (`serve --watch`): a recursive file watcher marks the tree dirty, clean queries
+   * skip the manifest walk entirely, and the first query after an event does the catch-up. Falls
+   * back to the debounced check when the watcher cannot start.
+   */
+  watch?: boolean;
 }
+
+/** Files the extractor reads (an added one is worth an update). */
+const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|java|cs|c|h|cc|cpp|cxx|hpp|hh|rb|php)$/i;
+
+/** Paths whose changes never affect the graph (outputs, VCS internals, dependencies). */
+const IGNORED_EVENT = /(^|[\\/])(synaptic-out|\.git|node_modules)([\\/]|$)/;
 
 /**
  * The per-query staleness gate: at most once per debounce window, compare the manifest's size and
@@ -24,16 +36,63 @@ export class Freshener {
   private last = 0;
   private running: Promise<void> | undefined;
   private manifest: { stamp: string; value: Manifest | null } | undefined;
+  private watcher: FSWatcher | undefined;
+  /** Set by watcher events; starts true so the first query checks once. */
+  private dirty = true;
+  /** Repo-relative paths the watcher reported since the last catch-up (to notice added files). */
+  private events = new Set<string>();
 
-  constructor(private readonly options: FreshenOptions) {}
+  constructor(private readonly options: FreshenOptions) {
+    if (options.watch) this.startWatcher();
+  }
 
-  /** Check (debounced) and update if stale; resolves when the graph is current. */
+  /** Whether the event-driven watcher is running (false: debounced checks). */
+  get watching(): boolean {
+    return this.watcher !== undefined;
+  }
+
+  private startWatcher(): void {
+    try {
+      this.watcher = watch(this.options.root, { recursive: true, persistent: false }, (_event, file) => {
+        if (file && IGNORED_EVENT.test(String(file))) return;
+        this.dirty = true;
+        if (file && this.events.size < 10_000) this.events.add(String(file).split('\\').join('/'));
+      });
+      this.watcher.on('error', (err) => {
+        this.options.log?.(`[synaptic] warning: the source watcher stopped (${err.message}); falling back to debounced staleness checks`);
+        this.watcher?.close();
+        this.watcher = undefined;
+      });
+      this.options.log?.(`[synaptic] watching ${this.options.root} for source changes`);
+    } catch (err) {
+      this.watcher = undefined;
+      this.options.log?.(`[synaptic] warning: cannot watch ${this.options.root} (${err instanceof Error ? err.message : String(err)}); falling back to debounced staleness checks`);
+    }
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  /** Check (debounced, or only after a watcher event) and update if stale; resolves when the graph is current. */
   async check(): Promise<void> {
     if (this.running) return this.running;
+    if (this.watcher) {
+      if (!this.dirty) return; // clean: no manifest walk at all
+      this.dirty = false;
+      return this.catchUp();
+    }
     const now = Date.now();
     if (now - this.last < (this.options.debounceMs ?? 2000)) return;
-    this.last = now;
-    const changed = this.firstChange();
+    return this.catchUp();
+  }
+
+  private async catchUp(): Promise<void> {
+    this.last = Date.now();
+    const events = this.events;
+    this.events = new Set();
+    const changed = this.firstChange() ?? this.firstAdded(events);
     if (!changed) return;
     this.running = (async () => {
       const started = Date.now();
@@ -51,6 +110,21 @@ export class Freshener {
       }
     })();
     return this.running;
+  }
+
+  /** A file the watcher saw that the manifest does not know (a new source file), if any. */
+  private firstAdded(events: Set<string>): string | undefined {
+    const manifest = this.readManifest();
+    if (!manifest) return undefined;
+    for (const rel of events) {
+      if (rel in manifest.files || !SOURCE_FILE.test(rel)) continue;
+      try {
+        if (statSync(join(this.options.root, rel)).isFile()) return rel;
+      } catch {
+        // gone again
+      }
+    }
+    return undefined;
   }
 
   /** The first file whose size or mtime differs from the manifest, or undefined when all match. */

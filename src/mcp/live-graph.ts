@@ -1,4 +1,5 @@
-import { fileStamp, loadGraph, watchGraphFile, type LoadedGraph } from '../graph/load.node.ts';
+import { fileStamp, loadGraph, snapshotPathFor, stampKey, watchGraphFile, type LoadedGraph } from '../graph/load.node.ts';
+import type { GraphDocument } from '../graph/model.ts';
 import { QueryEngine } from '../query/engine.ts';
 import type { GraphIndex } from '../query/graph-index.ts';
 import type { TraversalBackend } from '../query/traversal.ts';
@@ -6,7 +7,7 @@ import { indexSnapshot } from '../query/snapshot-index.ts';
 
 /** Keep only what reload checks need: the decoded snapshot / document must not outlive indexing. */
 function stampOnly(loaded: LoadedGraph): LoadedGraph {
-  return { path: loaded.path, format: loaded.format, mtimeMs: loaded.mtimeMs, size: loaded.size };
+  return { path: loaded.path, format: loaded.format, mtimeMs: loaded.mtimeMs, size: loaded.size, cborStamp: loaded.cborStamp };
 }
 
 /** Index a loaded graph: straight from the snapshot columns when graph.cbor was used. */
@@ -42,6 +43,8 @@ export class LiveGraph {
   private listeners: Array<(engine: QueryEngine) => void> = [];
   /** Stamp of a file we refused, so a corrupt file is not re-parsed on every call. */
   private refused: string | undefined;
+  /** A pinned graph (`--immutable-graph`) never reloads. */
+  private pinned = false;
 
   private constructor(
     private readonly options: LiveGraphOptions,
@@ -58,6 +61,21 @@ export class LiveGraph {
     // The ranking postings are built off the startup path, shortly after the server is up.
     setTimeout(() => live.current.ix.warm(), 300).unref?.();
     return live;
+  }
+
+  /**
+   * Serve one already-parsed graph for the life of the process: no file watching, no stamp checks,
+   * no reloads (`--immutable-graph`, where the caller verified the very bytes it parsed).
+   */
+  static pinned(options: LiveGraphOptions, doc: GraphDocument, stamp: { mtimeMs: number; size: number }): LiveGraph {
+    const live = new LiveGraph(options, { doc, path: options.graphPath, format: 'json', mtimeMs: stamp.mtimeMs, size: stamp.size });
+    live.pinned = true;
+    setTimeout(() => live.current.ix.warm(), 300).unref?.();
+    return live;
+  }
+
+  get immutable(): boolean {
+    return this.pinned;
   }
 
   get engine(): QueryEngine {
@@ -82,6 +100,7 @@ export class LiveGraph {
    * file watching is unavailable.
    */
   async acquire(): Promise<QueryEngine> {
+    if (this.pinned) return this.current;
     const now = Date.now();
     if (now - this.lastCheck >= (this.options.checkIntervalMs ?? 250)) {
       this.lastCheck = now;
@@ -92,13 +111,19 @@ export class LiveGraph {
     return this.current;
   }
 
-  /** Reload when graph.json's mtime or size differs from the loaded one. Never throws. */
+  /**
+   * Reload when graph.json's mtime or size differs from the loaded one, or graph.cbor changed (a
+   * snapshot written after graph.json then replaces a JSON-loaded graph with the lighter one).
+   * Never throws.
+   */
   reloadIfChanged(): Promise<void> {
+    if (this.pinned) return Promise.resolve();
     if (this.reloading) return this.reloading;
     const stamp = fileStamp(this.options.graphPath);
     if (!stamp) return Promise.resolve();
-    if (stamp.mtimeMs === this.loaded.mtimeMs && stamp.size === this.loaded.size) return Promise.resolve();
-    const key = `${stamp.mtimeMs}:${stamp.size}`;
+    const cborStamp = stampKey(snapshotPathFor(this.options.graphPath));
+    if (stamp.mtimeMs === this.loaded.mtimeMs && stamp.size === this.loaded.size && cborStamp === (this.loaded.cborStamp ?? cborStamp)) return Promise.resolve();
+    const key = `${stamp.mtimeMs}:${stamp.size}:${cborStamp}`;
     if (key === this.refused) return Promise.resolve();
     this.reloading = (async () => {
       try {

@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import type { GraphDocument } from '../graph/model.ts';
 import type { Core } from '../core/index.ts';
 import { coreTraversal } from '../query/core-traversal.ts';
 import { realRoot } from '../query/source.node.ts';
@@ -38,6 +39,13 @@ export interface SynapticServerOptions {
    * manifest re-extracts changed files. Omit to serve the graph as it is.
    */
   freshenRoot?: string;
+  /** With freshenRoot: an event-driven source watcher instead of per-query walks (`serve --watch`). */
+  watchSources?: boolean;
+  /**
+   * Serve this already-parsed graph for the life of the process (`--immutable-graph`): no hot
+   * reload, no source catch-up, no watching.
+   */
+  pinned?: { doc: GraphDocument; stamp: { mtimeMs: number; size: number } };
 }
 
 export interface SynapticServer {
@@ -51,14 +59,15 @@ export interface SynapticServer {
  * resources, prompts and completions, and return the McpCore that stdio (and HTTP) feed messages to.
  */
 export async function createSynapticServer(options: SynapticServerOptions): Promise<SynapticServer> {
-  const live = await LiveGraph.open({
+  const liveOptions = {
     graphPath: options.graphPath,
     traversal: options.core ? coreTraversal(options.core) : undefined,
     log: options.log,
-    watch: options.watch,
-  });
-  const freshener = options.freshenRoot
-    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: () => live.reloadIfChanged() })
+    watch: options.pinned ? false : options.watch,
+  };
+  const live = options.pinned ? LiveGraph.pinned(liveOptions, options.pinned.doc, options.pinned.stamp) : await LiveGraph.open(liveOptions);
+  const freshener = options.freshenRoot && !options.pinned
+    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: () => live.reloadIfChanged(), watch: options.watchSources })
     : undefined;
   const engine = async () => {
     if (freshener) await freshener.check();
@@ -97,6 +106,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     core,
     live,
     async close() {
+      freshener?.close();
       live.close();
       for (const p of providers) await p.close?.();
     },

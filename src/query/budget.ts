@@ -14,11 +14,6 @@ async function cl100k(): Promise<Tiktoken> {
   return encoder;
 }
 
-/** Start loading the tokenizer in the background (e.g. after the server is ready). */
-export function warmTokenizer(): void {
-  void cl100k().catch(() => undefined);
-}
-
 /** Count cl100k_base tokens of a text. */
 export async function countTokens(text: string): Promise<number> {
   return (await cl100k()).encode(text).length;

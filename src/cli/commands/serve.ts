@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { basename, dirname, resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
@@ -6,6 +7,8 @@ import { packageVersion } from '../version.ts';
 import { checkHttpArgs, serveHttp } from '../serve-http.ts';
 import { serveStdio } from '../../mcp/stdio.ts';
 import { createSynapticServer } from '../../mcp/synaptic-server.ts';
+import { parseGraphBytes } from '../../graph/load.node.ts';
+import type { GraphDocument } from '../../graph/model.ts';
 import type { ToolProvider } from '../../mcp/tool.ts';
 import { createMemoryTools } from '../../mcp/tools/memory/index.ts';
 import { createVaultTools } from '../../mcp/tools/vault/index.ts';
@@ -20,7 +23,10 @@ Options:
   --source-root <dir>   root that get_source / search_text may read (default: the directory above synaptic-out/)
   --concise             token-lean defaults (also SYNAPTIC_CONCISE=1)
   --profile igraph      also expose the igraph-compatible tools
+  --watch               event-driven source watcher: clean queries skip the staleness walk (also SYNAPTIC_SERVE_WATCH=1)
   --no-watch            do not watch the graph file (it is still re-checked before calls)
+  --immutable-graph     pin the graph loaded at start: no hot reload, no source catch-up, no watching
+  --expected-graph-sha256 <hex>  with --immutable-graph: refuse to start unless graph.json's bytes have this digest
   --http <host:port>    serve Streamable HTTP on POST /mcp (+ REST /api/*) instead of stdio; port 0 picks one
   --api-key <key>       require this key on HTTP requests (X-API-Key or Authorization: Bearer; also SYNAPTIC_API_KEY)
   --ready-file <path>   with --http: after binding, atomically write {address, mcp_url} (mode 0600; never overwritten)
@@ -30,7 +36,8 @@ Options:
 Environment:
   SYNAPTIC_QUERY_LOG=<file>      append one JSON line per query_graph call (SYNAPTIC_QUERY_LOG_DISABLE=1 turns it off)
   SYNAPTIC_CONCISE=1             same as --concise
-  SYNAPTIC_API_KEY=<key>         same as --api-key (the flag wins; blank disables auth)`;
+  SYNAPTIC_API_KEY=<key>         same as --api-key (the flag wins; blank disables auth)
+  SYNAPTIC_SERVE_WATCH=1         same as --watch`;
 
 interface ServeArgs {
   graph: string;
@@ -43,10 +50,13 @@ interface ServeArgs {
   apiKey?: string;
   readyFile?: string;
   allowExec: boolean;
+  watchSources: boolean;
+  immutable: boolean;
+  expectedSha256?: string;
 }
 
 function parseArgs(argv: string[]): ServeArgs {
-  const out: ServeArgs = { graph: 'synaptic-out/graph.json', concise: false, watch: true, freshen: true, allowExec: false };
+  const out: ServeArgs = { graph: 'synaptic-out/graph.json', concise: false, watch: true, freshen: true, allowExec: false, watchSources: truthy(process.env.SYNAPTIC_SERVE_WATCH), immutable: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -74,7 +84,13 @@ function parseArgs(argv: string[]): ServeArgs {
         break;
       }
       case '--watch':
-        out.watch = true;
+        out.watchSources = true;
+        break;
+      case '--immutable-graph':
+        out.immutable = true;
+        break;
+      case '--expected-graph-sha256':
+        out.expectedSha256 = value().toLowerCase();
         break;
       case '--no-watch':
         out.watch = false;
@@ -99,8 +115,27 @@ function parseArgs(argv: string[]): ServeArgs {
     }
   }
   if (out.readyFile && !out.http) throw new UsageError('--ready-file requires --http');
+  if (out.expectedSha256 !== undefined && !out.immutable) throw new UsageError('--expected-graph-sha256 requires --immutable-graph');
+  if (out.expectedSha256 !== undefined && !/^[0-9a-f]{64}$/.test(out.expectedSha256)) {
+    throw new UsageError(`--expected-graph-sha256 must be 64 hex characters, got '${out.expectedSha256}'`);
+  }
   if (out.http) checkHttpArgs({ http: out.http, readyFile: out.readyFile });
   return out;
+}
+
+/**
+ * `--immutable-graph`: read graph.json once, verify the digest of exactly those bytes when one is
+ * expected, and parse the same buffer (never the CBOR snapshot, never a second read).
+ */
+function pinGraph(graphPath: string, expected: string | undefined, log: (line: string) => void): { doc: GraphDocument; stamp: { mtimeMs: number; size: number } } {
+  const bytes = readFileSync(graphPath);
+  const st = statSync(graphPath);
+  if (expected !== undefined) {
+    const actual = createHash('sha256').update(bytes).digest('hex');
+    if (actual !== expected) throw new Error(`Cannot serve: ${graphPath} has SHA-256 ${actual}, not the expected ${expected}; refusing to start`);
+    log(`[synaptic] graph digest verified (sha256 ${actual})`);
+  }
+  return { doc: parseGraphBytes(bytes, graphPath), stamp: { mtimeMs: st.mtimeMs, size: st.size } };
 }
 
 /** The default --source-root: the directory above synaptic-out/, else the current directory. */
@@ -120,9 +155,6 @@ export const serveCommand: Command = {
   usage: USAGE,
   async run(argv) {
     const args = parseArgs(argv);
-    // A long-lived server holding one big immutable index: small young-generation semi-spaces keep
-    // resident memory near the graph's size (measured on a 113 MB graph.json: RSS ~2.4x -> ~2.1x of it) for little speed.
-    setFlagsFromString('--max-semi-space-size=1');
     const started = performance.now();
     const log = (line: string) => process.stderr.write(line + '\n');
     const graphPath = resolve(args.graph);
@@ -148,6 +180,7 @@ export const serveCommand: Command = {
         log(`[synaptic] warning: ${what} tools unavailable: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
+    const pinned = args.immutable ? pinGraph(graphPath, args.expectedSha256, log) : undefined;
     const queryLog = truthy(process.env.SYNAPTIC_QUERY_LOG_DISABLE) ? undefined : process.env.SYNAPTIC_QUERY_LOG || undefined;
     const server = await createSynapticServer({
       graphPath,
@@ -162,13 +195,18 @@ export const serveCommand: Command = {
       log,
       watch: args.watch,
       // Keep the graph current with the user's edits when it is the standard output of a repository.
-      freshenRoot: args.freshen && basename(dirname(graphPath)) === 'synaptic-out' ? dirname(dirname(graphPath)) : undefined,
+      freshenRoot: args.freshen && !pinned && basename(dirname(graphPath)) === 'synaptic-out' ? dirname(dirname(graphPath)) : undefined,
+      watchSources: args.watchSources,
+      pinned,
     });
     if (args.http) {
       await serveHttp(server, { http: args.http, apiKey: args.apiKey, readyFile: args.readyFile }, log);
       await server.close();
       return 0;
     }
+    // A long-lived server holding one big immutable index: once it is built (the load itself wants a
+    // roomy young generation), small semi-spaces keep resident memory near the graph's size.
+    setFlagsFromString('--max-semi-space-size=1');
     const { done } = serveStdio(server.core, { log });
     const ix = server.live.engine.ix;
     log(`[synaptic] graph ${graphPath}: ${ix.n} nodes, ${ix.m} edges (from ${server.live.format === 'cbor' ? 'graph.cbor' : 'graph.json'}; ready in ${Math.round(performance.now() - started)} ms)`);
