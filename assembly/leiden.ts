@@ -37,7 +37,7 @@ import {
 @inline const WINDOW: f64 = 40;
 // Re-queue budgets of local moving (x adjacency entries of the level): level 0, later levels.
 // @ts-ignore: decorator
-@inline const REQUEUE_BUDGET0: f64 = 3;
+@inline const REQUEUE_BUDGET0: f64 = 1;
 // @ts-ignore: decorator
 @inline const REQUEUE_BUDGET: f64 = 1;
 
@@ -244,7 +244,7 @@ export function leidenRun(cg: CsrGraph, mask: u32, gamma: f64, seed: u32, iterat
   // removes only the -gamma * D_a * D_b / 2W^2 penalty between them).
   memory.copy(wsComm, prev, <usize>n0 << 2);
   initFromComm(g0);
-  moveNodesFast(g0, gamma); // unbudgeted: converge fully
+  moveNodesFast(g0, gamma, REQUEUE_BUDGET0 * <f64>g0.e); // budgeted as Louvain's final pass
   splitDisconnected(g0, wsComm, prev);
   // the final labels are in `prev`; make wsGlobal the identity and finish through `prev`
   for (let i: u32 = 0; i < wsN; i++) store<u32>(wsGlobal + (<usize>i << 2), i);

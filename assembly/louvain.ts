@@ -33,7 +33,7 @@ import { UGraph, NONE, newUGraph, freeUGraph, buildUndirectedSimple, modularityO
 // (the queue still drains): on skewed graphs hubs are otherwise rescanned after each of their many
 // neighbours' moves; measured on R-MAT 2^18 it halves level-0 work at equal modularity.
 // @ts-ignore: decorator
-@inline const SCAN_BUDGET: f64 = 3;
+@inline const SCAN_BUDGET: f64 = 1;
 
 // Workspace (capacity = level-0 node count), shared by every level and by leiden.ts.
 export let wsN: u32 = 0;

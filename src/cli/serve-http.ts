@@ -1,5 +1,4 @@
 import { listenHttp, parseHttpAddress, checkReadyFile, isWildcard } from '../mcp/http-listen.node.ts';
-import { SubscriptionHub } from '../mcp/subscriptions.ts';
 import type { SynapticServer } from '../mcp/synaptic-server.ts';
 import { UsageError } from './command.ts';
 
@@ -26,22 +25,15 @@ export function checkHttpArgs(args: HttpServeArgs): void {
 export async function serveHttp(server: SynapticServer, args: HttpServeArgs, log: (line: string) => void): Promise<void> {
   const address = parseHttpAddress(args.http);
   const apiKey = (args.apiKey ?? process.env.SYNAPTIC_API_KEY ?? '').trim() || undefined;
-  const hub = new SubscriptionHub();
-  const listed = await server.core.handle({ jsonrpc: '2.0', id: 'resource-uris', method: 'resources/list' });
-  const knownUris = listed && 'result' in listed ? (listed.result.resources as { uri: string }[]).map((r) => r.uri) : [];
-  server.live.onReload(() => hub.graphChanged(knownUris));
-  // Tool-list changes (the skill tools switching on) reach modern listeners that opted in.
-  const detach = server.core.attach({ initialized: true, notify: (msg) => msg.method === 'notifications/tools/list_changed' && hub.toolsChanged() });
   if (isWildcard(address.host) && !apiKey) {
     log(`[synaptic] warning: serving on all interfaces (${address.host}) with no API key: anyone who can reach this port can read the graph; pass --api-key or set SYNAPTIC_API_KEY`);
   }
   const onBound = (url: string) => log(`[synaptic] MCP server on ${url}`);
-  const listener = await listenHttp(address, { core: server.core, hub, apiKey, log, readyFile: args.readyFile, onBound });
+  const listener = await listenHttp(address, { core: server.core, hub: server.hub, apiKey, log, readyFile: args.readyFile, onBound });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  detach();
   await listener.close();
 }

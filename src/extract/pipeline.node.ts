@@ -167,6 +167,11 @@ function readGraphState(outDir: string): { inputs_hash?: string } | null {
   }
 }
 
+function noShift(reason: string): null {
+  if (process.env.SYNAPTIC_DEBUG) console.error(`synaptic: positions-only update not taken (check ${reason}): relinking`);
+  return null;
+}
+
 /** Most edited files the positions-only path takes on (beyond it a relink is as cheap). */
 const SHIFT_MAX_FILES = 64;
 
@@ -183,29 +188,29 @@ function shiftEditedPositions(input: {
   inputsMatch: (files: Record<string, ManifestEntry>) => boolean;
 }): { doc: GraphDocument; shards: Map<number, Record<string, CacheEntry>>; lines: number } | null {
   const { outDir, version, previous, entries } = input;
-  if (entries.size > SHIFT_MAX_FILES || typeof previous.stats?.lines !== 'number') return null;
-  if (!previous.inputs_hash || readGraphState(outDir)?.inputs_hash !== previous.inputs_hash) return null;
+  if (entries.size > SHIFT_MAX_FILES || typeof previous.stats?.lines !== 'number') return noShift('1');
+  if (!previous.inputs_hash || readGraphState(outDir)?.inputs_hash !== previous.inputs_hash) return noShift('2');
   const asBefore: Record<string, ManifestEntry> = { ...input.manifestFiles };
   for (const [path, e] of entries) {
     const prev = previous.files[path];
-    if (!prev || prev.status !== 'ok' || !e.facts || e.error !== undefined || e.skip !== undefined) return null;
+    if (!prev || prev.status !== 'ok' || !e.facts || e.error !== undefined || e.skip !== undefined) return noShift('3');
     asBefore[path] = { ...asBefore[path]!, hash: prev.hash, status: prev.status };
   }
-  if (!input.inputsMatch(asBefore)) return null;
+  if (!input.inputsMatch(asBefore)) return noShift('4');
   const shards = loadFactsShards(outDir, version, entries.keys());
-  if (!shards) return null;
+  if (!shards) return noShift('5');
   const edits: { before: FileFacts; after: FileFacts; map: Map<number, number> }[] = [];
   let lines = previous.stats.lines;
   for (const [path, e] of entries) {
     const old = shardEntry(shards, path);
-    if (!old || old.hash !== previous.files[path]!.hash || !old.facts || old.error !== undefined || old.skip !== undefined) return null;
+    if (!old || old.hash !== previous.files[path]!.hash || !old.facts || old.error !== undefined || old.skip !== undefined) return noShift('6');
     const before = old.facts;
     const after = e.facts!;
     // Go and Java files hang off package nodes by a line-1 link that does not move with the file.
-    if ((before.packageName || after.packageName) && ['go', 'java'].includes(after.language)) return null;
-    if (positionFreeShape(before) !== positionFreeShape(after)) return null;
+    if ((before.packageName || after.packageName) && ['go', 'java'].includes(after.language)) return noShift('7');
+    if (positionFreeShape(before) !== positionFreeShape(after)) return noShift('8');
     const map = lineMap(before, after);
-    if (!map) return null;
+    if (!map) return noShift('9');
     edits.push({ before, after, map });
     lines += e.lines - old.lines;
   }
@@ -213,14 +218,14 @@ function shiftEditedPositions(input: {
   try {
     doc = decodeGraph(readFileSync(join(outDir, 'graph.cbor')));
   } catch {
-    return null;
+    return noShift('10');
   }
   const nodes = inLinkKeyOrder(doc.nodes);
-  if (!nodes) return null;
+  if (!nodes) return noShift('11');
   doc.nodes = nodes;
   const nodeIndex = new Map<string, number>();
   for (let i = 0; i < nodes.length; i++) nodeIndex.set(nodes[i]!.id, i);
-  for (const { before, after, map } of edits) if (!shiftFilePositions(doc, nodeIndex, before, after, map)) return null;
+  for (const { before, after, map } of edits) if (!shiftFilePositions(doc, nodeIndex, before, after, map)) return noShift('12');
   const meta = doc.graph;
   const failed = { ...(meta.failed_files ?? {}) };
   for (const { after } of edits) {

@@ -1,12 +1,18 @@
 import type { Readable, Writable } from 'node:stream';
-import { parseErrorResponse, type JsonRpcMessage } from './protocol.ts';
+import { failure, INVALID_PARAMS, parseErrorResponse, requestEnvelope, type JsonRpcId, type JsonRpcMessage } from './protocol.ts';
 import type { McpCore, Session } from './server.ts';
+import type { SubscriptionHub } from './subscriptions.ts';
 
 export interface StdioOptions {
   input?: Readable;
   output?: Writable;
   /** Diagnostics (stderr); never the protocol stream. */
   log?: (line: string) => void;
+  /**
+   * Resource subscriptions: a modern `subscriptions/listen` request stays open, acknowledged first,
+   * then notified on every matching update until `notifications/cancelled` names it.
+   */
+  hub?: SubscriptionHub;
 }
 
 /**
@@ -24,6 +30,39 @@ export function serveStdio(core: McpCore, options: StdioOptions = {}): { session
   const session: Session = { notify: write };
   const detach = core.attach(session);
   const inFlight = new Set<Promise<void>>();
+  const listeners = new Map<JsonRpcId, () => void>();
+  /** Handle the stdio-specific parts of subscriptions; true when the message was consumed. */
+  const subscription = async (message: unknown): Promise<boolean> => {
+    const hub = options.hub;
+    if (!hub || !message || typeof message !== 'object') return false;
+    const m = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    if (m.method === 'notifications/cancelled') {
+      const id = m.params?.requestId as JsonRpcId | undefined;
+      const stop = id === undefined ? undefined : listeners.get(id);
+      if (stop) {
+        stop();
+        listeners.delete(id!);
+      }
+      return false; // the core may still want to see it
+    }
+    if (m.method !== 'subscriptions/listen' || (typeof m.id !== 'string' && typeof m.id !== 'number') || !requestEnvelope(m.params)) return false;
+    const id = m.id;
+    // Validate the modern envelope (version, capabilities) the same way as any request.
+    const check = await core.handle({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: m.params?._meta } }, session);
+    if (check && 'error' in check) {
+      write(check);
+      return true;
+    }
+    try {
+      const { ack, stop } = hub.listen(id, m.params ?? {}, write);
+      listeners.get(id)?.();
+      listeners.set(id, stop);
+      write(ack);
+    } catch (err) {
+      write(failure(id, INVALID_PARAMS, `Invalid params: ${(err as Error).message}`));
+    }
+    return true;
+  };
   let buffer = '';
   const onLine = (raw: string) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
@@ -35,7 +74,7 @@ export function serveStdio(core: McpCore, options: StdioOptions = {}): { session
       write(parseErrorResponse(err instanceof Error ? err.message : undefined));
       return;
     }
-    const p = core.handle(message, session).then(
+    const p = subscription(message).then((consumed) => (consumed ? undefined : core.handle(message, session))).then(
       (response) => {
         if (response) write(response);
       },
@@ -64,6 +103,8 @@ export function serveStdio(core: McpCore, options: StdioOptions = {}): { session
         buffer = '';
       }
       void Promise.allSettled([...inFlight]).then(() => {
+        for (const stop of listeners.values()) stop();
+        listeners.clear();
         detach();
         resolve();
       });

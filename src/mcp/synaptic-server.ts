@@ -10,6 +10,7 @@ import { LiveGraph } from './live-graph.ts';
 import { createPrompts } from './prompts.ts';
 import { createGraphResources } from './resources.ts';
 import { McpCore } from './server.ts';
+import { SubscriptionHub } from './subscriptions.ts';
 import type { ToolProvider } from './tool.ts';
 import { CONCISE_DEFAULTS, NORMAL_DEFAULTS, type GraphToolContext } from './tools/context.ts';
 import { createIgraphTools } from './tools/igraph/index.ts';
@@ -51,6 +52,8 @@ export interface SynapticServerOptions {
 export interface SynapticServer {
   core: McpCore;
   live: LiveGraph;
+  /** Resource-update subscriptions, fed by every hot reload (transports add listeners). */
+  hub: SubscriptionHub;
   close(): Promise<void>;
 }
 
@@ -91,21 +94,29 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
   const providers: ToolProvider[] = [createGraphTools(ctx)];
   if (options.profile === 'igraph') providers.push(createIgraphTools(ctx));
   providers.push(...(options.providers ?? []));
+  const resources = createGraphResources(engine, options.graphPath);
   const core = new McpCore({
     name: options.name,
     version: options.version,
     instructions: INSTRUCTIONS,
     providers,
-    resources: createGraphResources(engine, options.graphPath),
+    resources,
     prompts: createPrompts(),
     complete: createCompletions(() => live.engine),
     log: options.log,
   });
+  // Every hot reload may change every synaptic:// resource; tool-list changes reach modern listeners.
+  const hub = new SubscriptionHub();
+  const knownUris = resources.list().map((r) => r.uri);
+  live.onReload(() => hub.graphChanged(knownUris));
+  const detachHub = core.attach({ initialized: true, notify: (msg) => msg.method === 'notifications/tools/list_changed' && hub.toolsChanged() });
   // The cl100k tokenizer (~90 MB resident) loads only when an answer exceeds its budget's fast path.
   return {
     core,
     live,
+    hub,
     async close() {
+      detachHub();
       freshener?.close();
       live.close();
       for (const p of providers) await p.close?.();

@@ -207,7 +207,7 @@ export const serveCommand: Command = {
     // A long-lived server holding one big immutable index: once it is built (the load itself wants a
     // roomy young generation), small semi-spaces keep resident memory near the graph's size.
     setFlagsFromString('--max-semi-space-size=1');
-    const { done } = serveStdio(server.core, { log });
+    const { done } = serveStdio(server.core, { log, hub: server.hub });
     const ix = server.live.engine.ix;
     log(`[synaptic] graph ${graphPath}: ${ix.n} nodes, ${ix.m} edges (from ${server.live.format === 'cbor' ? 'graph.cbor' : 'graph.json'}; ready in ${Math.round(performance.now() - started)} ms)`);
     log('[synaptic] MCP server ready on stdio');
