@@ -179,7 +179,10 @@ export async function listenHttp(
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const server = createServer((req, res) => {
     const controller = new AbortController();
-    res.on('close', () => controller.abort());
+    // Only a client that leaves before the reply is complete (an SSE reader going away) aborts.
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
     void (hasBody ? readBody(req, maxBody) : Promise.resolve(undefined))
       .then((read) => {

@@ -112,8 +112,16 @@ export class McpCore {
   private readonly schemaCache = new WeakMap<z.ZodType, unknown>();
   private readonly sessions = new Set<Session>();
 
+  /** The merged tool list and its name index, rebuilt only when a provider reports a change. */
+  private toolCache: { list: ToolDefinition[]; byName: Map<string, ToolDefinition> } | undefined;
+
   constructor(private readonly options: McpCoreOptions) {
-    for (const p of options.providers) p.onToolsChanged?.(() => this.broadcast({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+    for (const p of options.providers) {
+      p.onToolsChanged?.(() => {
+        this.toolCache = undefined;
+        this.broadcast({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      });
+    }
   }
 
   /** Register a session for notifications (stdio: its one connection). */
@@ -305,16 +313,18 @@ export class McpCore {
 
   /** Every tool of every provider, first definition of a name wins. */
   tools(): ToolDefinition[] {
-    const seen = new Set<string>();
-    const out: ToolDefinition[] = [];
+    return this.toolIndex().list;
+  }
+
+  /** Providers are asked once, then again only after one reports a change (calls stay cheap). */
+  private toolIndex(): { list: ToolDefinition[]; byName: Map<string, ToolDefinition> } {
+    if (this.toolCache) return this.toolCache;
+    const byName = new Map<string, ToolDefinition>();
     for (const p of this.options.providers) {
-      for (const t of p.tools()) {
-        if (seen.has(t.name)) continue;
-        seen.add(t.name);
-        out.push(t);
-      }
+      for (const t of p.tools()) if (!byName.has(t.name)) byName.set(t.name, t);
     }
-    return out;
+    this.toolCache = { list: [...byName.values()], byName };
+    return this.toolCache;
   }
 
   private listTools(): Array<Record<string, unknown>> {
@@ -346,7 +356,7 @@ export class McpCore {
   private async callTool(params: Record<string, unknown>): Promise<ToolResult> {
     const name = params.name;
     if (typeof name !== 'string') throw new McpError(INVALID_PARAMS, 'Invalid params: tools/call needs a string name');
-    const tool = this.tools().find((t) => t.name === name);
+    const tool = this.toolIndex().byName.get(name);
     if (!tool) throw new McpError(INVALID_PARAMS, `Unknown tool: '${name}' (call tools/list for the available tools)`, { name });
     const rawArgs = params.arguments ?? {};
     const started = performance.now();
