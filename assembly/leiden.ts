@@ -17,8 +17,8 @@
 // Speed: re-queueing in local moving is budgeted (REQUEUE_BUDGET0 / REQUEUE_BUDGET x the level's
 //   adjacency entries scanned, see moveNodesFast): the refined aggregates are larger than
 //   Louvain's and their hubs would otherwise be rescanned after every neighbour's move. The final
-//   level-0 pass is not budgeted (it converges fully). Measured on R-MAT and planted-partition
-//   graphs (2^18 and 2^20 nodes): ~1.4-1.5x our Louvain's CPU time.
+//   level-0 pass has Louvain's final-pass budget. Measured at 2^16 (seeds 1-6): Q >= our
+//   Louvain's on R-MAT (+1e-4..7e-4) and equal on the planted graph; time ~1.5-1.8x Louvain's.
 // Cost: like Louvain plus one O(e) refinement pass per level. Memory: Louvain's + 36n bytes.
 // Determinism: the seed fixes node orders and the refinement draws.
 

@@ -31,7 +31,9 @@ import { UGraph, NONE, newUGraph, freeUGraph, buildUndirectedSimple, modularityO
 @inline export const MAX_LEVELS: u32 = 128;
 // Local moving stops re-queueing once it has scanned SCAN_BUDGET x the level's adjacency entries
 // (the queue still drains): on skewed graphs hubs are otherwise rescanned after each of their many
-// neighbours' moves; measured on R-MAT 2^18 it halves level-0 work at equal modularity.
+// neighbours' moves. Measured at 2^16 (seed 1): budget 1 vs 3 scans 4.3M vs 7.8M entries on
+// R-MAT (~1.4x faster, Q 0.1321 vs 0.1326, graphology 0.1273) and equal Q on the planted graph;
+// budget 2 lost planted-partition quality, so 1 it is.
 // @ts-ignore: decorator
 @inline const SCAN_BUDGET: f64 = 1;
 

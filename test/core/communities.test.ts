@@ -4,6 +4,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { arbEdgeList, withCoreGraph } from '../helpers/arb-graph.ts';
 import { Core, CoreError, GraphFreedError, type CoreGraph } from '../../src/core/index.ts';
 import { fixtureEdges, loadFixtures, TOL, type GraphFixture } from '../helpers/fixtures.ts';
 import {
@@ -127,29 +128,10 @@ describe('properties (debug wasm, random graphs n <= 50)', () => {
     core = await Core.load({ debug: true });
   });
 
-  const arbGraph: fc.Arbitrary<EdgeList> = fc.integer({ min: 1, max: 50 }).chain((n) =>
-    fc
-      .record({
-        edges: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), fc.nat(3)), { maxLength: 3 * n }),
-        loops: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(3)), { maxLength: 3 }),
-        dups: fc.array(fc.nat(), { maxLength: 5 }),
-      })
-      .map(({ edges, loops, dups }) => {
-        const all: [number, number, number][] = [...edges, ...loops.map(([v, r]) => [v, v, r] as [number, number, number])];
-        if (all.length > 0) for (const d of dups) all.push(all[d % all.length]!);
-        return { n, edges: all };
-      }),
-  );
+  const arbGraph = arbEdgeList;
   const arbMask = fc.oneof(fc.constant(ALL), fc.integer({ min: 1, max: 15 }));
 
-  function withGraph(e: EdgeList, body: (g: CoreGraph) => void): void {
-    const g = core.graph({ n: e.n, src: e.edges.map((x) => x[0]), dst: e.edges.map((x) => x[1]), rel: e.edges.map((x) => x[2]) });
-    try {
-      body(g);
-    } finally {
-      g.free();
-    }
-  }
+  const withGraph = (e: EdgeList, body: (g: CoreGraph) => void): void => withCoreGraph(core, e, body);
 
   test('modularity() equals the reference for random partitions, masks and resolutions', () => {
     fc.assert(
