@@ -270,23 +270,38 @@ export function aggregate(g: UGraph, part: usize, c: u32): UGraph {
       const u = load<u32>(members + (<usize>i << 2));
       kk += load<f64>(k + (<usize>u << 3));
       if (lp != 0) loops += load<f64>(lp + (<usize>u << 3));
-      for (let e = load<u32>(off + (<usize>u << 2)), e1 = load<u32>(off + (<usize>u << 2), 4); e < e1; e++) {
-        const D = load<u32>(part + (<usize>load<u32>(adj + (<usize>e << 2)) << 2));
-        const w: f64 = wt != 0 ? load<f64>(wt + (<usize>e << 3)) : 1.0;
-        if (D == C) { inner += w; continue; }
-        const p = nw + (<usize>D << 3);
-        const old = load<f64>(p);
-        if (old == 0) { store<u32>(touched + (<usize>t << 2), D); t++; }
-        store<f64>(p, old + w);
+      // C itself is accumulated like any other community (no data-dependent branch in the
+      // loop) and taken out below as the internal weight.
+      const e0 = load<u32>(off + (<usize>u << 2)), e1 = load<u32>(off + (<usize>u << 2), 4);
+      if (wt == 0) {
+        for (let e = e0; e < e1; e++) {
+          const D = load<u32>(part + (<usize>load<u32>(adj + (<usize>e << 2)) << 2));
+          const p = nw + (<usize>D << 3);
+          const old = load<f64>(p);
+          if (old == 0) { store<u32>(touched + (<usize>t << 2), D); t++; }
+          store<f64>(p, old + 1.0);
+        }
+      } else {
+        for (let e = e0; e < e1; e++) {
+          const D = load<u32>(part + (<usize>load<u32>(adj + (<usize>e << 2)) << 2));
+          const p = nw + (<usize>D << 3);
+          const old = load<f64>(p);
+          if (old == 0) { store<u32>(touched + (<usize>t << 2), D); t++; }
+          store<f64>(p, old + load<f64>(wt + (<usize>e << 3)));
+        }
       }
     }
     for (let i: u32 = 0; i < t; i++) {
       const D = load<u32>(touched + (<usize>i << 2));
       const p = nw + (<usize>D << 3);
-      store<u32>(tadj + (<usize>pos << 2), D);
-      store<f64>(twt + (<usize>pos << 3), load<f64>(p));
+      if (D == C) {
+        inner += load<f64>(p);
+      } else {
+        store<u32>(tadj + (<usize>pos << 2), D);
+        store<f64>(twt + (<usize>pos << 3), load<f64>(p));
+        pos++;
+      }
       store<f64>(p, 0);
-      pos++;
     }
     store<f64>(nloop + (<usize>C << 3), loops + inner * 0.5);
     store<f64>(nk + (<usize>C << 3), kk);

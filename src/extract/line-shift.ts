@@ -75,11 +75,13 @@ function moved(location: string, map: Map<number, number>): string | null {
 
 /**
  * Move one file's positions in a previous graph document (in place), given its facts before and
- * after an edit with equal {@link positionFreeShape}s. Returns false (the document is then partly
+ * after an edit with equal {@link positionFreeShape}s; the indices of the nodes and links it
+ * rewrote are added to `touched`. Returns false (the document is then partly
  * changed and must be thrown away) when something does not line up.
  */
 export function shiftFilePositions(
   doc: GraphDocument, nodeIndex: ReadonlyMap<string, number>, before: FileFacts, after: FileFacts, map: Map<number, number>,
+  touched: { nodes: number[]; links: number[] } = { nodes: [], links: [] },
 ): boolean {
   if (before.path !== after.path || before.fileId !== after.fileId) return false;
   const fileNode = nodeIndex.get(after.fileId);
@@ -87,6 +89,7 @@ export function shiftFilePositions(
   const fnode = doc.nodes[fileNode]!;
   if (fnode.source_file !== after.path || fnode.kind !== 'file') return false;
   fnode.lines = after.lines;
+  touched.nodes.push(fileNode);
   for (const s of after.symbols) {
     const at = nodeIndex.get(s.id);
     if (at === undefined) return false;
@@ -94,12 +97,15 @@ export function shiftFilePositions(
     if (n.source_file !== after.path) return false;
     n.span = s.span;
     n.source_location = `L${s.span.start_line}`;
+    touched.nodes.push(at);
   }
-  for (const l of doc.links) {
+  for (let j = 0; j < doc.links.length; j++) {
+    const l = doc.links[j]!;
     if (l.source_file !== after.path) continue;
     const loc = moved(l.source_location, map);
     if (loc === null) return false;
     l.source_location = loc;
+    touched.links.push(j);
   }
   for (const h of doc.graph.hazards ?? []) {
     if (h.source_file !== after.path) continue;

@@ -13,7 +13,7 @@ import { linkGraph } from './link/index.ts';
 import { processFiles } from './pool.node.ts';
 import type { FileResult, FileTask } from './process-file.node.ts';
 import { walkRepository, DEFAULT_MAX_FILE_SIZE, type WalkedFile } from './walk.node.ts';
-import { sortGraph, stringifyGraph } from './outputs/graph-json.ts';
+import { patchGraphText, sortGraph, stringifyGraph } from './outputs/graph-json.ts';
 import { renderReport } from './outputs/report.ts';
 import {
   FACTS_DIR, communityCacheKey, loadCommunityCache, loadFactsCache, loadFactsShards, loadPreviousManifest, shardEntry, writeCommunityCache,
@@ -77,6 +77,11 @@ export interface ExtractSummary {
   /** Lines of every extracted file. */
   lines: number;
   languages: Record<string, number>;
+  /**
+   * How the graph was linked: `full` (every file's facts), `positions` (edited files moved only in
+   * positions: the previous graph with their lines moved, see line-shift.ts), `reused` (same inputs).
+   */
+  linkMode: 'full' | 'positions' | 'reused';
   /** Wall-clock milliseconds per phase. */
   timingsMs: { walk: number; parse: number; link: number; communities: number; write: number; total: number };
   /** CPU milliseconds per phase, all threads of the process (parse includes the workers). */
@@ -105,17 +110,39 @@ export function extractorVersion(): string {
   return `synaptic-${version}+facts${FACTS_VERSION}`;
 }
 
-let coreOnce: Promise<CommunityCore | null> | null = null;
+let coreOnce: Promise<{ core: CommunityCore | null; engine: string | null }> | null = null;
 
-/** The WASM core, loaded once per process; null when wasm/ is not built (TS fallbacks run instead). */
-function loadCore(): Promise<CommunityCore | null> {
-  coreOnce ??= Core.load().then(
-    (c) => c,
-    (err: unknown) => {
+/**
+ * The WASM core, loaded once per process, with an identity for its engine (`core:<sha256 of the
+ * .wasm>`) so cached community results are only reused with the very same binary; core null when
+ * wasm/ is not built (TS fallbacks run instead); engine null when the binary is unknown.
+ */
+function loadCore(): Promise<{ core: CommunityCore | null; engine: string | null }> {
+  coreOnce ??= (async () => {
+    const debug = (err: unknown): void => {
       if (process.env.SYNAPTIC_DEBUG) console.error(err);
-      return null;
-    },
-  );
+    };
+    for (const rel of ['../../wasm/synaptic.wasm', '../../../wasm/synaptic.wasm']) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(new URL(rel, import.meta.url));
+      } catch {
+        continue;
+      }
+      try {
+        return { core: await Core.load({ bytes }), engine: `core:${createHash('sha256').update(bytes).digest('hex')}` };
+      } catch (err) {
+        debug(err);
+        break;
+      }
+    }
+    try {
+      return { core: await Core.load(), engine: null };
+    } catch (err) {
+      debug(err);
+      return { core: null, engine: null };
+    }
+  })();
   return coreOnce;
 }
 
@@ -186,7 +213,11 @@ function shiftEditedPositions(input: {
   outDir: string; version: string; previous: Manifest; entries: Map<string, CacheEntry>;
   manifestFiles: Record<string, ManifestEntry>; root: string; commit: string | null; languages: Record<string, number>;
   inputsMatch: (files: Record<string, ManifestEntry>) => boolean;
-}): { doc: GraphDocument; shards: Map<number, Record<string, CacheEntry>>; lines: number } | null {
+}): {
+  doc: GraphDocument; shards: Map<number, Record<string, CacheEntry>>; lines: number;
+  /** Nodes and links whose text changed; each node's community in the previous graph. */
+  touched: { nodes: number[]; links: number[] }; previousCommunity: (number | undefined)[];
+} | null {
   const { outDir, version, previous, entries } = input;
   if (entries.size > SHIFT_MAX_FILES || typeof previous.stats?.lines !== 'number') return noShift('1');
   if (!previous.inputs_hash || readGraphState(outDir)?.inputs_hash !== previous.inputs_hash) return noShift('2');
@@ -208,7 +239,16 @@ function shiftEditedPositions(input: {
     const after = e.facts!;
     // Go and Java files hang off package nodes by a line-1 link that does not move with the file.
     if ((before.packageName || after.packageName) && ['go', 'java'].includes(after.language)) return noShift('7');
-    if (positionFreeShape(before) !== positionFreeShape(after)) return noShift('8');
+    const shapeBefore = positionFreeShape(before);
+    const shapeAfter = positionFreeShape(after);
+    if (shapeBefore !== shapeAfter) {
+      if (process.env.SYNAPTIC_DEBUG) {
+        let i = 0;
+        while (shapeBefore[i] === shapeAfter[i]) i++;
+        console.error(`synaptic: ${path} facts differ beyond positions at: ${shapeBefore.slice(Math.max(0, i - 120), i + 80)}\n  now: ${shapeAfter.slice(Math.max(0, i - 120), i + 80)}`);
+      }
+      return noShift('8');
+    }
     const map = lineMap(before, after);
     if (!map) return noShift('9');
     edits.push({ before, after, map });
@@ -225,7 +265,8 @@ function shiftEditedPositions(input: {
   doc.nodes = nodes;
   const nodeIndex = new Map<string, number>();
   for (let i = 0; i < nodes.length; i++) nodeIndex.set(nodes[i]!.id, i);
-  for (const { before, after, map } of edits) if (!shiftFilePositions(doc, nodeIndex, before, after, map)) return noShift('12');
+  const touched = { nodes: [] as number[], links: [] as number[] };
+  for (const { before, after, map } of edits) if (!shiftFilePositions(doc, nodeIndex, before, after, map, touched)) return noShift('12');
   const meta = doc.graph;
   const failed = { ...(meta.failed_files ?? {}) };
   for (const { after } of edits) {
@@ -238,7 +279,7 @@ function shiftEditedPositions(input: {
   meta.failed_files = sortedRecord(failed);
   if (meta.hazards) meta.hazards.sort(hazardOrder);
   doc.built_at_commit = input.commit;
-  return { doc, shards, lines };
+  return { doc, shards, lines, touched, previousCommunity: nodes.map((n) => n.community) };
 }
 
 function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
@@ -326,7 +367,8 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   };
   const hashOf = (path: string): string => entries.get(path)?.hash ?? reusedMeta.get(path)!.hash;
   const commit = readHeadCommit(root);
-  const core = options.core !== undefined ? options.core : await loadCore();
+  const loaded = options.core !== undefined ? { core: options.core, engine: null } : await loadCore();
+  const core = loaded.core;
   const seed = options.seed ?? 42;
   const outputs = {
     graphJson: join(outDir, 'graph.json'),
@@ -365,7 +407,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     return {
       mode: 'update', root, outDir, files: byPath.length, parsed, reused, added, changed, deleted,
       failed: prevStats.failed, skipped: prevStats.skipped, nodes: prevStats.nodes, links: prevStats.links,
-      communities: prevStats.communities, linesParsed, lines: prevStats.lines, languages: sortedRecord(languages),
+      communities: prevStats.communities, linesParsed, lines: prevStats.lines, languages: sortedRecord(languages), linkMode: 'reused',
       timingsMs: { walk: Math.round(tWalk - t0), parse: Math.round(tParse - tWalk), link: 0, communities: 0, write: Math.round(tEnd - tParse), total: Math.round(tEnd - t0) },
       cpuMs: { walk: Math.round(cWalk - c0), parse: Math.round(cParse - cWalk), link: 0, communities: 0, write: Math.round(cEnd - cParse), total: Math.round(cEnd - c0) },
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -461,8 +503,9 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   // update whose edits leave those arrays as they were reuses the previous results (exact).
   const structural = structuralEdges(indexed);
   const samples = indexed.nodes.length > 20000 ? 64 : 256;
-  const communityKey = communityCacheKey(structural, seed, samples, core ? 'core' : 'ts');
-  const cachedCommunities = previous ? loadCommunityCache(outDir, communityKey) : null;
+  // Only with a core binary known by its hash (a rebuilt core may partition differently).
+  const communityKey = loaded.engine ? communityCacheKey(structural, seed, samples, loaded.engine) : null;
+  const cachedCommunities = previous && communityKey ? loadCommunityCache(outDir, communityKey) : null;
   const communities = assignCommunities(doc, { indexed, seed, core, ...(cachedCommunities ? { partition: cachedCommunities.partition } : {}) });
   meta.community_algorithm = communities.algorithm;
   const betweenness = cachedCommunities?.betweenness ?? nodeBetweenness(structural, { samples, seed, core });
@@ -483,14 +526,27 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
       failed: Object.keys(failed).length, skipped: skippedCount, lines,
     },
   };
-  // The facts cache and manifest go first: graph.json's mtime then marks a complete run.
+  // The facts cache and manifest go first: graph.json's (then graph.cbor's) mtime marks a complete run.
   if (shifted) writeFactsShards(outDir, version, shifted.shards, entries);
   else writeFactsCache(outDir, version, byPath, entries, prevCache);
-  if (!cachedCommunities) writeCommunityCache(outDir, communityKey, communities.rawMembership, communities.algorithm, betweenness);
+  if (communityKey && !cachedCommunities) writeCommunityCache(outDir, communityKey, communities.rawMembership, communities.algorithm, betweenness);
   writeAtomic(outputs.manifest, stringifyManifest(manifest));
-  writeAtomic(outputs.graphCbor, encodeGraph(doc));
+  // graph.cbor lands right after graph.json (encoded beforehand, so the gap is one rename): a
+  // snapshot at least as new as graph.json is what readers take as fresh.
+  const snapshotBytes = encodeGraph(doc);
   writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
-  writeAtomic(outputs.graphJson, stringifyGraph(doc));
+  // Positions-only update with every community as before: only the moved records' lines and the
+  // header of graph.json change, the rest of the previous text is copied.
+  let graphText: string | null = null;
+  if (shifted && doc.nodes.every((n, i) => n.community === shifted.previousCommunity[i])) {
+    try {
+      graphText = patchGraphText(readFileSync(outputs.graphJson, 'utf8'), doc, shifted.touched.nodes, shifted.touched.links);
+    } catch {
+      graphText = null;
+    }
+  }
+  writeAtomic(outputs.graphJson, graphText ?? stringifyGraph(doc));
+  writeAtomic(outputs.graphCbor, snapshotBytes);
   writeGraphState(outDir, manifest.inputs_hash!);
   const tWrite = performance.now();
   const cWrite = cpu();
@@ -513,6 +569,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     linesParsed,
     lines,
     languages: meta.languages!,
+    linkMode: shifted ? 'positions' : 'full',
     timingsMs: {
       walk: Math.round(tWalk - t0),
       parse: Math.round(tParse - tWalk),

@@ -108,6 +108,34 @@ test('update after random edits, renames and deletions equals a fresh full extra
       assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `round ${round}: graph.cbor differs`);
       assert.ok(!existsSync(join(fullOut, 'graph.json.tmp')), 'no temp files left behind');
     }
+    // Position-only edits (blank lines at random places of random files): the update may move
+    // positions in the previous graph instead of relinking, and must still equal a full extract.
+    let positions = 0;
+    for (let round = 3; round < 6; round++) {
+      const files = sourceFiles(fx.dir);
+      const changes: string[] = [];
+      for (let k = 0; k < 2; k++) {
+        const file = files[Math.floor(random() * files.length)]!;
+        const lines = readFileSync(join(fx.dir, file), 'utf8').split('\n');
+        const at = Math.floor(random() * lines.length);
+        lines.splice(at, 0, '');
+        writeFileSync(join(fx.dir, file), lines.join('\n'));
+        changes.push(`blank line at ${file}:${at + 1}`);
+      }
+      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
+      if (upd.linkMode === 'positions') positions++;
+      const fullOut = join(fx.dir, `out-full-${round}`);
+      await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
+      const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
+      const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
+      if (a !== b) {
+        const la = a.split('\n');
+        const lb = b.split('\n');
+        assert.fail(`round ${round} after [${changes.join('; ')}] (${upd.linkMode}): update differs from full extract\nonly in update: ${la.filter((l) => !lb.includes(l)).slice(0, 5).join('\n')}\nonly in full: ${lb.filter((l) => !la.includes(l)).slice(0, 5).join('\n')}`);
+      }
+      assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `round ${round}: graph.cbor differs`);
+    }
+    assert.ok(positions > 0, 'at least one blank-line round took the positions-only path');
     // A no-op update parses nothing; touching files without changing them stops before linking.
     const again = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
     assert.equal(again.parsed, 0);

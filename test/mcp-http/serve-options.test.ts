@@ -106,3 +106,18 @@ test('--watch: an edited and an added source file reach the next answer', async 
   assert.match(edited, /src\/app\.ts/);
   assert.match(added, /src\/added-later\.ts/);
 });
+
+test('a fresh extract is served from graph.cbor (written after graph.json), not re-parsed from JSON', async () => {
+  const repo = extractCopy('snapshot');
+  const child = spawn(process.execPath, [CLI, 'serve', '--graph', join(repo, 'synaptic-out/graph.json'), '--no-freshen'], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    env: { ...process.env, SYNAPTIC_DATA_DIR: join(work, 'data') },
+  });
+  children.push(child);
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  const deadline = Date.now() + 20000;
+  while (!/ready on stdio/.test(err) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.match(err, /\(from graph\.cbor;/);
+  child.stdin!.end();
+});
