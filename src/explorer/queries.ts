@@ -14,6 +14,7 @@ export interface ExplorerCore {
   shortestPath(s: number, t: number, opts?: { relMask?: number; undirected?: boolean; maxHops?: number }): Uint32Array | null;
   reverseReach(seeds: ArrayLike<number>, opts: { k: number; relMask?: number }): { nodes: Uint32Array; depth: Uint8Array; via: Uint8Array };
   pagerank(opts?: { alpha?: number; iterations?: number; tolerance?: number }): Float64Array;
+  leiden(opts?: { resolution?: number; seed?: number }): { membership: Uint32Array; count: number };
 }
 
 
@@ -47,9 +48,26 @@ export class ExplorerGraph {
     readonly core: ExplorerCore,
   ) {
     this.pagerank = ix.n > 0 ? core.pagerank({ iterations: 30, tolerance: 1e-9 }) : new Float64Array(0);
+    if (ix.n > 0 && ix.communities.size === 0) this.detectCommunities();
     let max = 0;
     for (const x of this.pagerank) if (x > max) max = x;
     this.maxPagerank = max;
+  }
+
+  /**
+   * A graph without community assignments (an older or hand-made graph.json) gets them here, in the
+   * page, from the core's Leiden (fixed seed, so a reload shows the same colours).
+   */
+  private detectCommunities(): void {
+    const { membership } = this.core.leiden({ seed: 1 });
+    const { ix } = this;
+    for (let v = 0; v < ix.n; v++) {
+      const c = membership[v]!;
+      ix.community[v] = c;
+      const members = ix.communities.get(c);
+      if (members) members.push(v);
+      else ix.communities.set(c, [v]);
+    }
   }
 
   /** Callers (incoming call-like edges), sorted by label then line. */

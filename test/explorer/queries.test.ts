@@ -141,6 +141,23 @@ test('neighbourhood() holds the centre, only nodes within the hops, and respects
   }), { numRuns: 150 });
 });
 
+test('a graph without communities gets them from the core Leiden in the page (connected, deterministic)', () => {
+  const edges: [number, number, number][] = [];
+  for (const base of [0, 5]) for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) if (i !== j) edges.push([base + i, base + j, 0]);
+  edges.push([4, 5, 0]);
+  const d = doc(10, edges);
+  for (const n of d.nodes) delete n.community;
+  const { eg, ix, free } = explorer(d);
+  try {
+    assert.equal(ix.communities.size, 2);
+    assert.equal(new Set([0, 1, 2, 3, 4].map((v) => ix.community[v])).size, 1);
+    assert.notEqual(ix.community[0], ix.community[9]);
+    assert.deepEqual(eg.communities().map((c) => c.size), [5, 5]);
+  } finally {
+    free();
+  }
+});
+
 test('callers() and callees() list call-like edges only, and communityOverview() counts cross edges', () => {
   const d = doc(4, [[0, 1, 0], [2, 1, 1], [3, 1, 3], [1, 0, 2]]);
   const { eg, free } = explorer(d);
