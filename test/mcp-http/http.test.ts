@@ -1,20 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { request } from 'undici';
+import { CLI, startHttpServer, type HttpServer } from '../helpers/serve-http.ts';
 
 // `synaptic serve --http` as a real child process, driven with undici: every status code of the
 // transport, auth, the Host allowlist, legacy sessions, SSE subscriptions with a hot reload, REST,
 // the ready file and the body limit.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
 const KEY = 'test-key-123';
 const MODERN = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -23,33 +23,12 @@ let work: string;
 let graphJson: string;
 const children: ChildProcess[] = [];
 
-interface Served {
-  url: string;
-  base: string;
-  port: number;
-  stderr: () => string;
-  child: ChildProcess;
-}
+type Served = HttpServer;
 
 async function serve(extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const ready = join(work, `ready-${children.length}-${Date.now()}.json`);
-  const child = spawn(process.execPath, [CLI, 'serve', '--graph', graphJson, '--http', '127.0.0.1:0', '--ready-file', ready, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SYNAPTIC_DATA_DIR: join(work, 'data'), ...env },
-  });
-  children.push(child);
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  const deadline = Date.now() + 20000;
-  while (!existsSync(ready)) {
-    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${err}`);
-    if (Date.now() > deadline) throw new Error(`serve did not write the ready file: ${err}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const info = JSON.parse(readFileSync(ready, 'utf8')) as { address: string; mcp_url: string };
-  assert.equal(statSync(ready).mode & 0o777, 0o600);
-  const port = Number(info.address.split(':').pop());
-  return { url: info.mcp_url, base: info.mcp_url.replace(/\/mcp$/, ''), port, stderr: () => err, child };
+  const s = await startHttpServer(join(work, `ready-${children.length}-${Date.now()}.json`), ['--graph', graphJson, ...extra], { SYNAPTIC_DATA_DIR: join(work, 'data'), ...env });
+  children.push(s.child);
+  return s;
 }
 
 function modernHeaders(method: string, name?: string): Record<string, string> {
@@ -123,7 +102,11 @@ describe('serve --http', () => {
     s = await serve(['--api-key', KEY]);
   });
 
-  test('startup line on stderr, ready file points at the live endpoint', async () => {
+  test('startup line on stderr, ready file (mode 0600) points at the live endpoint', async () => {
+    const ready = join(work, 'mode-check.json');
+    const t = await startHttpServer(ready, ['--graph', graphJson], { SYNAPTIC_DATA_DIR: join(work, 'data') });
+    children.push(t.child);
+    assert.equal(statSync(ready).mode & 0o777, 0o600);
     assert.match(s.stderr(), new RegExp(`\\[synaptic\\] MCP server on http://127\\.0\\.0\\.1:${s.port}/mcp`));
     const r = await post(s.url, modernHeaders('server/discover'), { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
     assert.equal(r.status, 200);

@@ -2,17 +2,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { CLI, startHttpServer, type HttpServer } from '../helpers/serve-http.ts';
 
 // serve options around the graph's lifecycle: --immutable-graph with --expected-graph-sha256 (the
 // verified bytes are served, nothing reloads) and --watch (event-driven source catch-up).
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
 let work: string;
 const children: ChildProcess[] = [];
 
@@ -23,22 +23,10 @@ function extractCopy(name: string): string {
   return repo;
 }
 
-async function serveHttp(args: string[]): Promise<{ base: string; stderr: () => string }> {
-  const ready = join(work, `ready-${children.length}.json`);
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '127.0.0.1:0', '--ready-file', ready, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, SYNAPTIC_API_KEY: '', SYNAPTIC_DATA_DIR: join(work, 'data'), SYNAPTIC_SERVE_WATCH: '' },
-  });
-  children.push(child);
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
-  const deadline = Date.now() + 20000;
-  while (!existsSync(ready)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start: ${err}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = (JSON.parse(readFileSync(ready, 'utf8')) as { mcp_url: string }).mcp_url;
-  return { base: url.replace(/\/mcp$/, ''), stderr: () => err };
+async function serveHttp(args: string[]): Promise<HttpServer> {
+  const s = await startHttpServer(join(work, `ready-${children.length}.json`), args, { SYNAPTIC_API_KEY: '', SYNAPTIC_DATA_DIR: join(work, 'data'), SYNAPTIC_SERVE_WATCH: '' });
+  children.push(s.child);
+  return s;
 }
 
 async function restText(base: string, path: string): Promise<string> {
