@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { writeFileAtomic as writeFileAtomicIn } from '../vault/files.ts';
 
 /** Environment variables as the skill library reads them (process.env by default). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -38,16 +38,5 @@ export function projectRoot(folder: string): string {
 /** Writes through a temp file in the same folder (fsync, rename), creating the folder if needed. */
 export function writeFileAtomic(file: string, text: string, mode = 0o600): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    unlinkSync(tmp);
-    throw err;
-  }
-  closeSync(fd);
-  renameSync(tmp, file);
+  writeFileAtomicIn(file, text, mode);
 }

@@ -16,7 +16,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   query: ['graph', 'core'],
   extract: ['graph', 'core'],
   memory: ['graph', 'core'],
-  skills: [],
+  skills: ['vault'],
   vault: [],
   mcp: ['query', 'memory', 'extract', 'skills', 'vault', 'graph', 'core'],
   explorer: ['query', 'graph', 'core'],
