@@ -243,4 +243,31 @@ export function clientSuite(getClient: () => AnyClient, getGraph: () => string):
     assert.ok(!t.includes('<system>') && !t.includes('\u202e') && !t.includes(EVIL_LABEL));
     assert.ok(!JSON.stringify(sc(r)).includes('<system>'));
   });
+
+  test('memory tools through the client: remember, recall, readmemory, supersede; credentials refused; vaultstatus shape', async () => {
+    const c = getClient();
+    const names = (await c.listTools()).tools.map((t) => t.name);
+    for (const n of ['remember', 'recall', 'readmemory', 'vaultstatus']) assert.ok(names.includes(n), `tools/list has ${n}`);
+    const marker = `quokka${Math.random().toString(36).slice(2, 8)}`;
+    const first = sc(await c.callTool({ name: 'remember', arguments: { content: `We deploy the ${marker} service on Fridays. Rollbacks are manual.`, source: 'client-suite' } }));
+    assert.equal(first.stored, true);
+    assert.ok(Number.isInteger(first.id));
+    const recalled = sc(await c.callTool({ name: 'recall', arguments: { query: marker } }));
+    assert.ok((recalled.memories as Array<{ id: number }>).some((m) => m.id === first.id), JSON.stringify(recalled));
+    const page = sc(await c.callTool({ name: 'readmemory', arguments: { id: first.id, offset: 0, budget: 'lean' } }));
+    assert.match(page.memory.body, new RegExp(marker));
+    assert.equal(page.memory.next, null); // a short memory fits one page
+    assert.equal(page.memory.total, Buffer.byteLength(page.memory.body, 'utf8'));
+    const second = sc(await c.callTool({ name: 'remember', arguments: { content: `We deploy the ${marker} service on Tuesdays now.`, supersedes: [first.id] } }));
+    assert.deepEqual(second.superseded, [first.id]);
+    const after = sc(await c.callTool({ name: 'recall', arguments: { query: marker } }));
+    assert.deepEqual((after.memories as Array<{ id: number }>).map((m) => m.id), [second.id]);
+    assert.deepEqual(sc(await c.callTool({ name: 'readmemory', arguments: { id: first.id } })), { optimization: 'lean', memory: null });
+    const secret = (await c.callTool({ name: 'remember', arguments: { content: 'AWS key AKIAIOSFODNN7EXAMPLE with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' } })) as { isError?: boolean };
+    assert.equal(secret.isError, true);
+    assert.match(textOf(secret), /vault/i);
+    assert.ok(!textOf(secret).includes('AKIAIOSFODNN7EXAMPLE'));
+    const status = sc(await c.callTool({ name: 'vaultstatus', arguments: {} }));
+    for (const key of ['backend', 'available', 'unavailable', 'elsewhere', 'ambient', 'shell', 'scopes']) assert.ok(key in status, `vaultstatus has ${key}`);
+  });
 }
