@@ -1,19 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryStore } from '../../src/memory/store.ts';
 import { runCli } from './mcp-child.ts';
-import { tempDir } from './helpers.ts';
+import { cliSetup } from './helpers.ts';
 
-function setup() {
-  const t = tempDir('synaptic-cli-');
-  const repo = join(t.dir, 'repo');
-  mkdirSync(join(repo, '.git'), { recursive: true });
-  const data = join(t.dir, 'data');
-  const env = { ...process.env, SYNAPTIC_DATA_DIR: data, HOME: join(t.dir, 'home'), SYNAPTIC_PROJECT_DIR: '', SYNAPTIC_BIN: 'synaptic' };
-  return { ...t, repo, data, env };
-}
+const setup = cliSetup;
 
 test('synaptic memory list/show/forget/restore/export/import work on the shared database', async () => {
   const s = setup();

@@ -2,26 +2,16 @@
 // no lost write, no SQLITE_BUSY reaching a user.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryStore } from '../../src/memory/store.ts';
-import { ServeChild, emptyGraph, runCli, type RpcResponse } from './mcp-child.ts';
-import { tempDir } from './helpers.ts';
+import { ServeChild, runCli, twoProjectSetup, type RpcResponse } from './mcp-child.ts';
 
 function textOf(r: RpcResponse): string {
   return r.error ? r.error.message : r.result!.content.map((c) => c.text).join('\n');
 }
 
-function setup() {
-  const t = tempDir('synaptic-reliability-');
-  const data = join(t.dir, 'data');
-  const repoA = join(t.dir, 'alpha');
-  const repoB = join(t.dir, 'beta');
-  for (const r of [repoA, repoB]) mkdirSync(join(r, '.git'), { recursive: true });
-  const graph = emptyGraph(join(t.dir, 'graph'));
-  const env = (project: string): NodeJS.ProcessEnv => ({ ...process.env, SYNAPTIC_DATA_DIR: data, SYNAPTIC_PROJECT_DIR: project, HOME: t.dir });
-  return { ...t, data, repoA, repoB, graph, env };
-}
+const setup = twoProjectSetup;
 
 test('two servers and the CLI write and recall at once: no lost write, no SQLITE_BUSY', async () => {
   const s = setup();

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryStore, type StoreOptions } from '../../src/memory/store.ts';
@@ -21,4 +21,14 @@ export function tempStore(options: StoreOptions = {}): { store: MemoryStore; dir
       t.cleanup();
     },
   };
+}
+
+/** A temp repository (with `.git`), data dir and HOME for running the CLI against the shared database. */
+export function cliSetup() {
+  const t = tempDir('synaptic-cli-');
+  const repo = join(t.dir, 'repo');
+  mkdirSync(join(repo, '.git'), { recursive: true });
+  const data = join(t.dir, 'data');
+  const env = { ...process.env, SYNAPTIC_DATA_DIR: data, HOME: join(t.dir, 'home'), SYNAPTIC_PROJECT_DIR: '', SYNAPTIC_BIN: 'synaptic' };
+  return { ...t, repo, data, env };
 }

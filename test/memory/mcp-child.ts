@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST_MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -117,4 +118,16 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string, inpu
     child.stdin.end(input ?? '');
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Two temp repositories (alpha, beta), one data dir and an empty graph for serve children. */
+export function twoProjectSetup() {
+  const t = tempDir('synaptic-reliability-');
+  const data = join(t.dir, 'data');
+  const repoA = join(t.dir, 'alpha');
+  const repoB = join(t.dir, 'beta');
+  for (const r of [repoA, repoB]) mkdirSync(join(r, '.git'), { recursive: true });
+  const graph = emptyGraph(join(t.dir, 'graph'));
+  const env = (project: string): NodeJS.ProcessEnv => ({ ...process.env, SYNAPTIC_DATA_DIR: data, SYNAPTIC_PROJECT_DIR: project, HOME: t.dir });
+  return { ...t, data, repoA, repoB, graph, env };
 }
