@@ -46,11 +46,6 @@ export class Freshener {
     if (options.watch) this.startWatcher();
   }
 
-  /** Whether the event-driven watcher is running (false: debounced checks). */
-  get watching(): boolean {
-    return this.watcher !== undefined;
-  }
-
   private startWatcher(): void {
     try {
       this.watcher = watch(this.options.root, { recursive: true, persistent: false }, (_event, file) => {

@@ -202,10 +202,6 @@ export class HttpTransport {
     this.sessions.clear();
   }
 
-  get sessionCount(): number {
-    return this.sessions.size;
-  }
-
   private hostAllowed(req: HttpRequestLike): boolean {
     const allowed = this.options.allowedHosts;
     if (!allowed) return true;

@@ -74,10 +74,6 @@ export class LiveGraph {
     return live;
   }
 
-  get immutable(): boolean {
-    return this.pinned;
-  }
-
   get engine(): QueryEngine {
     return this.current;
   }

@@ -97,10 +97,6 @@ export class SubscriptionHub {
       if (l.toolsListChanged) safeSend(l.send, { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [META_SUBSCRIPTION_ID]: l.id } } });
     }
   }
-
-  get size(): number {
-    return this.listeners.size + this.legacy.size;
-  }
 }
 
 function safeSend(send: (message: JsonRpcMessage) => void, message: JsonRpcMessage): void {
