@@ -49,6 +49,19 @@ function mtime(path: string): number {
 }
 
 /**
+ * `readGraphSnapshot` memoized on both files' mtimes: a page reload re-sends the same bytes instead of
+ * re-reading (or, for a graph.json-only folder, re-encoding) the graph; a new extract is picked up.
+ */
+export function cachedGraphSnapshot(paths: { json: string; cbor: string }): () => Uint8Array {
+  let cached: { key: string; bytes: Uint8Array } | undefined;
+  return () => {
+    const key = `${mtime(paths.json)}:${mtime(paths.cbor)}`;
+    if (cached?.key !== key) cached = { key, bytes: readGraphSnapshot(paths) };
+    return cached.bytes;
+  };
+}
+
+/**
  * The snapshot bytes to serve: graph.cbor when it is at least as new as graph.json, else graph.json
  * encoded. Throws an Error whose message the page shows when neither exists or the JSON is corrupt.
  */

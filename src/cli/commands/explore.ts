@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { parseArgs } from 'node:util';
 import { renderPage } from '../../explorer/page.ts';
 import { UsageError, type Command } from '../command.ts';
-import { appScriptPath, graphPaths, readGraphSnapshot, wasmPath } from '../explorer-assets.ts';
+import { appScriptPath, cachedGraphSnapshot, graphPaths, wasmPath } from '../explorer-assets.ts';
 
 const DEFAULT_PORT = 7878;
 
@@ -60,8 +60,9 @@ WebAssembly core; the server only hands out the page, the core and the graph sna
     const page = renderPage({ title: paths.name });
     const app = readFileSync(appScriptPath());
     const wasm = readFileSync(wasmPath());
+    const snapshot = cachedGraphSnapshot(paths);
     try {
-      readGraphSnapshot(paths);
+      snapshot();
     } catch (err) {
       process.stderr.write(`[synaptic] warning: ${(err as Error).message}; the page will show this error\n`);
     }
@@ -76,7 +77,7 @@ WebAssembly core; the server only hands out the page, the core and the graph sna
       if (path === '/synaptic.wasm') return send(res, 200, 'application/wasm', wasm);
       if (path === '/graph.cbor') {
         try {
-          return send(res, 200, 'application/cbor', readGraphSnapshot(paths));
+          return send(res, 200, 'application/cbor', snapshot());
         } catch (err) {
           return send(res, 404, 'text/plain; charset=utf-8', (err as Error).message);
         }
