@@ -14,7 +14,7 @@ import type { GraphDocument, GraphLink, GraphNode } from '../src/graph/model.ts'
 import { plantedByDegree, Rng } from './gen.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
+const CLI = join(ROOT, 'dist/cli/main.js');
 const WORDS = ['parse', 'render', 'load', 'graph', 'node', 'edge', 'query', 'cache', 'store', 'router', 'handle', 'request', 'token', 'session', 'user', 'auth', 'config', 'build', 'emit', 'event', 'stream', 'buffer', 'index', 'search', 'rank', 'score', 'path', 'file', 'module', 'client'];
 
 /** A seeded code-like graph: files of ~20 symbols, planted communities, calls/references edges. */

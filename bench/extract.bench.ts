@@ -59,7 +59,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const FIXTURE = join(ROOT, 'test/fixtures/repo');
 
 function cliCommand(): { argv: string[]; kind: 'dist' | 'tsx' } {
-  const dist = join(ROOT, 'dist/src/cli/main.js');
+  const dist = join(ROOT, 'dist/cli/main.js');
   if (existsSync(dist)) return { argv: [dist], kind: 'dist' };
   return { argv: ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')], kind: 'tsx' };
 }

@@ -18,7 +18,7 @@ import { Bench } from 'tinybench';
 import { rmat, Rng } from './gen.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
+const CLI = join(ROOT, 'dist/cli/main.js');
 const quick = process.env.BENCH_QUICK === '1';
 
 interface Doc {

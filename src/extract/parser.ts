@@ -3,7 +3,7 @@
  * created lazily and reused for every file parsed in this thread (worker). Node-only (reads the
  * grammar `.wasm` files and the `.scm` queries from disk).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,18 +24,14 @@ function grammarDir(): string {
   return join(dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 }
 
-/** Folder of the `.scm` tags queries (src/extract/queries, also shipped next to dist/ in the package). */
+/**
+ * Folder of the `.scm` tags queries: beside this file under tsx (src/extract), else the package's
+ * src/extract/queries (package.json "files"), reached from dist/src/extract (tsc) or dist/cli (bundle).
+ */
 export function queriesDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  // From src/extract (tsx) the queries sit beside this file; from dist/src/extract they live in
-  // the package's src/extract/queries (package.json "files").
-  const local = join(here, 'queries');
-  try {
-    readFileSync(join(local, 'typescript.scm'));
-    return local;
-  } catch {
-    return join(here, '..', '..', '..', 'src', 'extract', 'queries');
-  }
+  const candidates = [join(here, 'queries'), join(here, '..', '..', '..', 'src', 'extract', 'queries'), join(here, '..', '..', 'src', 'extract', 'queries')];
+  return candidates.find((dir) => existsSync(join(dir, 'typescript.scm'))) ?? candidates[1]!;
 }
 
 /** The tags query source of a language. */

@@ -53,3 +53,37 @@ export function indexGraph(doc: GraphDocument): IndexedGraph {
     danglingLinks,
   };
 }
+
+/**
+ * Edge ids grouped by source and by target (CSR over edge ids, in edge order within a node):
+ * `outEdges[outOff[v] .. outOff[v + 1])` are the edges leaving v. Counting sort, O(n + m).
+ */
+export interface EdgeCsr {
+  outOff: Uint32Array;
+  outEdges: Uint32Array;
+  inOff: Uint32Array;
+  inEdges: Uint32Array;
+}
+
+export function edgeCsr(n: number, src: Uint32Array, dst: Uint32Array): EdgeCsr {
+  const m = src.length;
+  const outOff = new Uint32Array(n + 1);
+  const inOff = new Uint32Array(n + 1);
+  for (let e = 0; e < m; e++) {
+    outOff[src[e]! + 1]!++;
+    inOff[dst[e]! + 1]!++;
+  }
+  for (let i = 0; i < n; i++) {
+    outOff[i + 1]! += outOff[i]!;
+    inOff[i + 1]! += inOff[i]!;
+  }
+  const outEdges = new Uint32Array(m);
+  const inEdges = new Uint32Array(m);
+  const oc = outOff.slice(0, n);
+  const ic = inOff.slice(0, n);
+  for (let e = 0; e < m; e++) {
+    outEdges[oc[src[e]!]!++] = e;
+    inEdges[ic[dst[e]!]!++] = e;
+  }
+  return { outOff, outEdges, inOff, inEdges };
+}

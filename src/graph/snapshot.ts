@@ -1,5 +1,6 @@
 import { Encoder, decode } from 'cbor-x';
-import type { Confidence, GraphDocument, GraphLink, GraphMeta, GraphNode, Param, Signature, Span } from './model.ts';
+import { edgeCsr, type EdgeCsr } from './indexed-graph.ts';
+import { OTHER_RELATION_ID, relationId, type Confidence, type GraphDocument, type GraphLink, type GraphMeta, type GraphNode, type Param, type Signature, type Span } from './model.ts';
 
 /**
  * `graph.cbor`: the graph document in a columnar binary form that loads much faster than
@@ -64,6 +65,8 @@ export interface GraphSnapshot {
     sourceLocation: Uint32Array;
   };
   relations: string[];
+  /** Query-ready edge columns (absent in files written before they existed: compute with {@link snapshotEdges}). */
+  edges?: SnapshotEdges;
   /** Extra fields (not in the model) with one scalar type across rows, as columns. */
   nodeColumns: ExtraColumn[];
   linkColumns: ExtraColumn[];
@@ -86,6 +89,98 @@ export interface ExtraColumn {
   has?: Uint8Array;
 }
 
+/**
+ * The query-ready edge columns: the links whose endpoints are nodes ("kept" edges, in link order, as
+ * indexGraph keeps them) with relation ids (RELATIONS bits), confidence (0 EXTRACTED, 1 INFERRED,
+ * 2 AMBIGUOUS), the line of the call/reference site and the CSR over edge ids. graph.cbor carries
+ * them, so a server or the explorer does no per-edge work when it loads.
+ */
+export interface SnapshotEdges extends EdgeCsr {
+  src: Uint32Array;
+  dst: Uint32Array;
+  rel: Uint8Array;
+  conf: Uint8Array;
+  line: Uint32Array;
+  /** Pairs (kept edge, string index): site files that differ from the source node's file. */
+  siteFile: Uint32Array;
+  /** Pairs (kept edge, index into relations): relation names outside RELATIONS. */
+  otherRel: Uint32Array;
+  /** Links dropped because an endpoint is not a node. */
+  dangling: number;
+}
+
+/** Compute the {@link SnapshotEdges} of link columns. */
+export function snapshotEdges(n: number, L: GraphSnapshot['link'], relations: readonly string[], strings: readonly string[], nodeFile: Uint32Array): SnapshotEdges {
+  const m0 = L.src.length;
+  let m = 0;
+  for (let j = 0; j < m0; j++) if (L.src[j]! < n && L.dst[j]! < n) m++;
+  const src = m === m0 ? L.src : new Uint32Array(m);
+  const dst = m === m0 ? L.dst : new Uint32Array(m);
+  const rel = new Uint8Array(m);
+  const conf = new Uint8Array(m);
+  const line = new Uint32Array(m);
+  const siteFile: number[] = [];
+  const otherRel: number[] = [];
+  const relIds = Uint8Array.from(relations, (r) => relationId(r));
+  // Line number per string-table entry (-1: not parsed yet): locations repeat a lot.
+  const lineOfString = new Map<number, number>();
+  let e = 0;
+  for (let j = 0; j < m0; j++) {
+    const s = L.src[j]!;
+    const t = L.dst[j]!;
+    if (s >= n || t >= n) continue; // NONE is >= n too
+    src[e] = s;
+    dst[e] = t;
+    const ri = L.relation[j]!;
+    const r = ri >= relIds.length ? OTHER_RELATION_ID : relIds[ri]!;
+    rel[e] = r;
+    if (r === OTHER_RELATION_ID && ri < relations.length && relations[ri] !== 'other') otherRel.push(e, ri);
+    const c = L.confidence[j]!;
+    conf[e] = c <= 2 ? c : 0;
+    const loc = L.sourceLocation[j]!;
+    if (loc !== NONE) {
+      let at = lineOfString.get(loc);
+      if (at === undefined) {
+        const match = /(\d+)/.exec(strings[loc] ?? '');
+        at = match ? Number(match[1]) : 0;
+        lineOfString.set(loc, at);
+      }
+      line[e] = at;
+    }
+    const sf = L.sourceFile[j]!;
+    // Compare string-table indices: the site file is usually the source node's file.
+    if (sf !== NONE && sf !== nodeFile[s]) siteFile.push(e, sf);
+    e++;
+  }
+  return {
+    src, dst, rel, conf, line, ...edgeCsr(n, src, dst),
+    siteFile: Uint32Array.from(siteFile), otherRel: Uint32Array.from(otherRel), dangling: m0 - m,
+  };
+}
+
+/** The kept edges equal the links unless some dangle: only then are src/dst stored twice. */
+function storableEdges(edges: SnapshotEdges): Wire['edges'] {
+  const stored: Wire['edges'] = { ...edges };
+  if (!edges.dangling) {
+    delete stored.src;
+    delete stored.dst;
+  }
+  return stored;
+}
+
+/** Stored edge columns, when present and consistent with the file's counts (else they are recomputed). */
+function storedEdges(wire: Wire, link: GraphSnapshot['link']): SnapshotEdges | undefined {
+  const e = wire.edges;
+  if (!e || !(e.rel instanceof Uint8Array) || !(e.outOff instanceof Uint32Array) || !(e.inOff instanceof Uint32Array)) return undefined;
+  if (!(e.siteFile instanceof Uint32Array) || !(e.otherRel instanceof Uint32Array) || typeof e.dangling !== 'number') return undefined;
+  const src = e.src ?? link.src;
+  const dst = e.dst ?? link.dst;
+  const m = wire.m - e.dangling;
+  const sizes = [src.length, dst.length, e.rel.length, e.conf?.length, e.line?.length, e.outEdges?.length, e.inEdges?.length];
+  if (sizes.some((size) => size !== m) || e.outOff.length !== wire.n + 1 || e.inOff.length !== wire.n + 1) return undefined;
+  return { ...e, src, dst };
+}
+
 interface Wire {
   format: string;
   version: number;
@@ -95,6 +190,7 @@ interface Wire {
   node: Record<string, unknown>;
   link: Record<string, unknown>;
   relations: string[];
+  edges?: Omit<SnapshotEdges, 'src' | 'dst'> & { src?: Uint32Array; dst?: Uint32Array };
   nodeColumns: ExtraColumn[];
   linkColumns: ExtraColumn[];
   nodeExtras: [number, Record<string, unknown>][];
@@ -339,6 +435,7 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
     if (Object.keys(extras).length) linkExtras.push([j, extras]);
   }
 
+  const edges = snapshotEdges(n, lcol, relations, strings.list, col.sourceFile);
   const nodeSplit = columnize(nodeExtras, n, NODE_FIELDS, strings);
   const linkSplit = columnize(linkExtras, m, LINK_FIELDS, strings);
   const wire: Wire = {
@@ -356,6 +453,7 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
     },
     link: lcol,
     relations,
+    edges: storableEdges(edges),
     nodeColumns: nodeSplit.columns,
     linkColumns: linkSplit.columns,
     nodeExtras: nodeSplit.rest,
@@ -384,6 +482,7 @@ export function decodeSnapshot(bytes: Uint8Array): GraphSnapshot {
     node: wire.node as GraphSnapshot['node'],
     link: wire.link as GraphSnapshot['link'],
     relations: wire.relations,
+    edges: storedEdges(wire, wire.link as GraphSnapshot['link']),
     nodeColumns: wire.nodeColumns ?? [],
     linkColumns: wire.linkColumns ?? [],
     nodeExtras: new Map(wire.nodeExtras),
@@ -394,6 +493,103 @@ export function decodeSnapshot(bytes: Uint8Array): GraphSnapshot {
   };
 }
 
+/** Copy node i's scalar fields (those present) onto `node`, in graph.json's key order. */
+function assignScalars(node: GraphNode, c: GraphSnapshot['node'], S: string[], i: number): void {
+  if (c.id[i] !== NONE) node.id = S[c.id[i]!]!;
+  if (c.label[i] !== NONE) node.label = S[c.label[i]!]!;
+  if (c.fileType[i] !== NONE) node.file_type = S[c.fileType[i]!]!;
+  if (c.sourceFile[i] !== NONE) node.source_file = S[c.sourceFile[i]!]!;
+  if (c.sourceLocation[i] !== NONE) node.source_location = S[c.sourceLocation[i]!]!;
+  if (c.kind[i] !== NONE) node.kind = S[c.kind[i]!]! as GraphNode['kind'];
+  if (c.visibility[i] !== NONE) node.visibility = S[c.visibility[i]!]! as GraphNode['visibility'];
+  if (c.language[i] !== NONE) node.language = S[c.language[i]!]!;
+  if (c.doc[i] !== NONE) node.doc = S[c.doc[i]!]!;
+  if (c.hasCommunity[i]) node.community = c.community[i]!;
+  if (c.isTest[i]) node.is_test = c.isTest[i] === 2;
+}
+
+function spanAt(c: GraphSnapshot['node'], i: number): Span | undefined {
+  if (!c.hasSpan[i]) return undefined;
+  const b = 4 * i;
+  return { start_line: c.span[b]!, start_col: c.span[b + 1]!, end_line: c.span[b + 2]!, end_col: c.span[b + 3]! };
+}
+
+function signatureAt(c: GraphSnapshot['node'], S: string[], i: number): Signature | undefined {
+  if (c.sigRaw[i] === NONE) return undefined;
+  const params: Param[] = [];
+  for (let p = c.paramOffsets[i]!; p < c.paramOffsets[i + 1]!; p++) {
+    const param: Param = { name: S[c.paramName[p]!]! };
+    if (c.paramType[p] !== NONE) param.type = S[c.paramType[p]!]!;
+    if (c.paramOptional[p]) param.optional = c.paramOptional[p] === 2;
+    if (c.paramDefault[p] !== NONE) param.default = S[c.paramDefault[p]!]!;
+    params.push(param);
+  }
+  const sig: Signature = { params, raw: S[c.sigRaw[i]!]! };
+  if (c.sigReturns[i] !== NONE) sig.returns = S[c.sigReturns[i]!]!;
+  return sig;
+}
+
+const ROW = Symbol('snapshot row');
+
+/**
+ * Node objects for a query index over a snapshot: each holds only its row; every field is a getter
+ * over the columns (absent fields read as undefined), so a load allocates one small object per node
+ * instead of up to five with a dozen properties each. Read-only views for tools: `toJSON` gives the
+ * node as graph.json has it; use {@link snapshotToDocument} for plain, mutable data.
+ */
+export function snapshotNodes(snap: GraphSnapshot): GraphNode[] {
+  const S = snap.strings;
+  const c = snap.node;
+  const str = (col: Uint32Array, i: number): string | undefined => (col[i] === NONE ? undefined : S[col[i]!]);
+  class SnapshotNode {
+    readonly [ROW]: number;
+    constructor(i: number) {
+      this[ROW] = i;
+    }
+    get id() { return str(c.id, this[ROW]); }
+    get label() { return str(c.label, this[ROW]); }
+    get file_type() { return str(c.fileType, this[ROW]); }
+    get source_file() { return str(c.sourceFile, this[ROW]); }
+    get source_location() { return str(c.sourceLocation, this[ROW]); }
+    get kind() { return str(c.kind, this[ROW]); }
+    get visibility() { return str(c.visibility, this[ROW]); }
+    get language() { return str(c.language, this[ROW]); }
+    get doc() { return str(c.doc, this[ROW]); }
+    get community() { return c.hasCommunity[this[ROW]] ? c.community[this[ROW]] : undefined; }
+    get is_test() { const t = c.isTest[this[ROW]]; return t ? t === 2 : undefined; }
+    get span() { return spanAt(c, this[ROW]); }
+    get signature() { return signatureAt(c, S, this[ROW]); }
+    toJSON(): Record<string, unknown> {
+      const out: Record<string, unknown> = {};
+      for (const key of keys) {
+        const v = (this as unknown as Record<string, unknown>)[key];
+        if (v !== undefined) out[key] = v;
+      }
+      return Object.assign(out, this);
+    }
+  }
+  const keys = [...NODE_FIELDS];
+  const proto = SnapshotNode.prototype;
+  for (const col of snap.nodeColumns) {
+    if (NODE_FIELDS.has(col.key)) continue;
+    keys.push(col.key);
+    const { values } = col;
+    const get = col.kind === 's'
+      ? function (this: SnapshotNode) { return str(values as Uint32Array, this[ROW]); }
+      : col.kind === 'b'
+        ? function (this: SnapshotNode) { const b = values[this[ROW]]; return b ? b === 2 : undefined; }
+        : function (this: SnapshotNode) { return col.has![this[ROW]] ? values[this[ROW]] : undefined; };
+    Object.defineProperty(proto, col.key, { get, configurable: true });
+  }
+  const nodes = new Array<GraphNode>(snap.nodeCount);
+  for (let i = 0; i < snap.nodeCount; i++) nodes[i] = new SnapshotNode(i) as unknown as GraphNode;
+  // Fields no column models (rare) become own properties, shadowing the getters.
+  for (const [i, extras] of snap.nodeExtras) {
+    for (const [key, value] of Object.entries(extras)) Object.defineProperty(nodes[i]!, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return nodes;
+}
+
 /** Rebuild the full GraphDocument from columns. */
 export function snapshotToDocument(snap: GraphSnapshot): GraphDocument {
   const S = snap.strings;
@@ -401,34 +597,11 @@ export function snapshotToDocument(snap: GraphSnapshot): GraphDocument {
   const nodes: GraphNode[] = new Array(snap.nodeCount);
   for (let i = 0; i < snap.nodeCount; i++) {
     const node = {} as GraphNode;
-    if (c.id[i] !== NONE) node.id = S[c.id[i]!]!;
-    if (c.label[i] !== NONE) node.label = S[c.label[i]!]!;
-    if (c.fileType[i] !== NONE) node.file_type = S[c.fileType[i]!]!;
-    if (c.sourceFile[i] !== NONE) node.source_file = S[c.sourceFile[i]!]!;
-    if (c.sourceLocation[i] !== NONE) node.source_location = S[c.sourceLocation[i]!]!;
-    if (c.kind[i] !== NONE) node.kind = S[c.kind[i]!]! as GraphNode['kind'];
-    if (c.visibility[i] !== NONE) node.visibility = S[c.visibility[i]!]! as GraphNode['visibility'];
-    if (c.language[i] !== NONE) node.language = S[c.language[i]!]!;
-    if (c.doc[i] !== NONE) node.doc = S[c.doc[i]!]!;
-    if (c.hasCommunity[i]) node.community = c.community[i]!;
-    if (c.isTest[i]) node.is_test = c.isTest[i] === 2;
-    if (c.hasSpan[i]) {
-      const b = 4 * i;
-      node.span = { start_line: c.span[b]!, start_col: c.span[b + 1]!, end_line: c.span[b + 2]!, end_col: c.span[b + 3]! };
-    }
-    if (c.sigRaw[i] !== NONE) {
-      const params: Param[] = [];
-      for (let p = c.paramOffsets[i]!; p < c.paramOffsets[i + 1]!; p++) {
-        const param: Param = { name: S[c.paramName[p]!]! };
-        if (c.paramType[p] !== NONE) param.type = S[c.paramType[p]!]!;
-        if (c.paramOptional[p]) param.optional = c.paramOptional[p] === 2;
-        if (c.paramDefault[p] !== NONE) param.default = S[c.paramDefault[p]!]!;
-        params.push(param);
-      }
-      const sig: Signature = { params, raw: S[c.sigRaw[i]!]! };
-      if (c.sigReturns[i] !== NONE) sig.returns = S[c.sigReturns[i]!]!;
-      node.signature = sig;
-    }
+    assignScalars(node, c, S, i);
+    const span = spanAt(c, i);
+    if (span) node.span = span;
+    const sig = signatureAt(c, S, i);
+    if (sig) node.signature = sig;
     nodes[i] = node;
   }
   applyColumns(nodes as unknown as Record<string, unknown>[], snap.nodeColumns, S);

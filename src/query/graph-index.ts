@@ -1,4 +1,4 @@
-import { indexGraph, type IndexedGraph } from '../graph/indexed-graph.ts';
+import { edgeCsr, indexGraph, type IndexedGraph } from '../graph/indexed-graph.ts';
 import { OTHER_RELATION_ID, RELATIONS, relationId, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
 import { bareName, splitWords, stem } from './tokens.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
@@ -23,7 +23,7 @@ export class GraphIndex {
   /** Total degree with multiplicity (every relation, members included). */
   readonly degree: Uint32Array;
   /** Lower-cased label -> node ids. */
-  readonly byLabel = new Map<string, NodeId[]>();
+  readonly byLabel = new IdsByKey<string>();
   private bareCache: Map<string, NodeId[]> | undefined;
   /** Source file -> node ids defined in it (the file node first when there is one). */
   readonly byFile = new Map<string, NodeId[]>();
@@ -77,49 +77,39 @@ export class GraphIndex {
       g.links = [];
       doc.links = [];
     }
-    const outCount = new Uint32Array(n + 1);
-    const inCount = new Uint32Array(n + 1);
-    for (let e = 0; e < m; e++) {
-      outCount[g.src[e]! + 1]!++;
-      inCount[g.dst[e]! + 1]!++;
-    }
-    for (let i = 0; i < n; i++) {
-      outCount[i + 1]! += outCount[i]!;
-      inCount[i + 1]! += inCount[i]!;
-    }
-    this.outOff = outCount.slice();
-    this.inOff = inCount.slice();
-    const outEdges = new Uint32Array(m);
-    const inEdges = new Uint32Array(m);
-    const oc = outCount.slice(0, n);
-    const ic = inCount.slice(0, n);
-    for (let e = 0; e < m; e++) {
-      outEdges[oc[g.src[e]!]!++] = e;
-      inEdges[ic[g.dst[e]!]!++] = e;
-    }
-    this.outEdges = outEdges;
-    this.inEdges = inEdges;
+    const csr = options.edges?.csr ?? edgeCsr(n, g.src, g.dst);
+    this.outOff = csr.outOff;
+    this.outEdges = csr.outEdges;
+    this.inOff = csr.inOff;
+    this.inEdges = csr.inEdges;
     const degree = new Uint32Array(n);
     for (let v = 0; v < n; v++) degree[v] = this.outOff[v + 1]! - this.outOff[v]! + this.inOff[v + 1]! - this.inOff[v]!;
     this.degree = degree;
 
     this.community = new Int32Array(n).fill(-1);
     this.lowerLabels = new Array<string>(n);
+    // Nodes come grouped by file, so the previous file's list usually takes the next node.
+    let lastFile: string | undefined;
+    let lastList: NodeId[] | undefined;
     for (let v = 0; v < n; v++) {
       const node = g.nodes[v]!;
       const label = String(node.label ?? node.id);
       const lower = label.toLowerCase();
       this.lowerLabels[v] = lower;
-      push(this.byLabel, lower, v);
-      if (node.source_file) {
-        const list = this.byFile.get(node.source_file);
-        if (!list) this.byFile.set(node.source_file, [v]);
-        else if (node.kind === 'file') list.unshift(v);
+      this.byLabel.add(lower, v);
+      const file = node.source_file;
+      if (file) {
+        let list = file === lastFile ? lastList : this.byFile.get(file);
+        if (!list) this.byFile.set(file, (list = []));
+        if (node.kind === 'file') list.unshift(v);
         else list.push(v);
+        lastFile = file;
+        lastList = list;
       }
-      if (typeof node.community === 'number') {
-        this.community[v] = node.community;
-        push(this.communities, node.community, v);
+      const community = node.community;
+      if (typeof community === 'number') {
+        this.community[v] = community;
+        push(this.communities, community, v);
       }
     }
   }
@@ -270,4 +260,31 @@ function push<K>(map: Map<K, NodeId[]>, key: K, v: NodeId): void {
   const list = map.get(key);
   if (list) list.push(v);
   else map.set(key, [v]);
+}
+
+/** Key -> node ids without an array per key (most keys name one node); `get` lists them. */
+export class IdsByKey<K> {
+  private readonly one = new Map<K, NodeId>();
+  private readonly many = new Map<K, NodeId[]>();
+
+  add(key: K, v: NodeId): void {
+    const first = this.one.get(key);
+    if (first === undefined) this.one.set(key, v);
+    else {
+      const list = this.many.get(key);
+      if (list) list.push(v);
+      else this.many.set(key, [first, v]);
+    }
+  }
+
+  get(key: K): NodeId[] | undefined {
+    const list = this.many.get(key);
+    if (list) return list;
+    const v = this.one.get(key);
+    return v === undefined ? undefined : [v];
+  }
+
+  has(key: K): boolean {
+    return this.one.has(key);
+  }
 }

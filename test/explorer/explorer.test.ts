@@ -15,7 +15,7 @@ import { CALL_RELATIONS } from '../../src/query/relations.ts';
 // queries through the MCP server.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
+const CLI = join(ROOT, 'dist/cli/main.js');
 const SHOTS = join(ROOT, 'test-output/explorer');
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',

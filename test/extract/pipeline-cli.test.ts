@@ -7,7 +7,7 @@ import { copyFixture, REPO_ROOT } from './pipeline-fixture.ts';
 
 // These spawn the compiled CLI (dist/, built by `npm test`'s pretest), which also proves the worker
 // pool loads its compiled worker from dist/.
-const CLI = join(REPO_ROOT, 'dist/src/cli/main.js');
+const CLI = join(REPO_ROOT, 'dist/cli/main.js');
 
 function synaptic(args: string[], cwd = REPO_ROOT): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });

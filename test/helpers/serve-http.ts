@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/src/cli/main.js');
+export const CLI = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/cli/main.js');
 
 export interface HttpServer {
   /** `http://127.0.0.1:<port>/mcp` from the ready file. */

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = join(ROOT, 'dist/src/cli/main.js');
+export const CLI = join(ROOT, 'dist/cli/main.js');
 /** SYNAPTIC_TEST_TSX=1 runs the CLI from src/ through tsx (for iterating without a rebuild). */
 const CLI_ARGS = process.env.SYNAPTIC_TEST_TSX === '1' ? ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')] : [CLI];
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 // notifications/cancelled stops it.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
+const CLI = join(ROOT, 'dist/cli/main.js');
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 let work: string;
 let child: ChildProcess;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { tempDir } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DIST_MAIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const DIST_MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 
 /**
  * How tests start the CLI: the compiled dist/ (built by `npm test`'s pretest), else the sources

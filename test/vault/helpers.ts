@@ -20,7 +20,7 @@ function newestMtime(path: string): number {
  * new as the sources it comes from; otherwise the sources through tsx, so a stale build cannot pass.
  */
 export function cliArgv(): string[] {
-  const dist = join(ROOT, 'dist/src/cli/main.js');
+  const dist = join(ROOT, 'dist/cli/main.js');
   if (existsSync(dist) && statSync(dist).mtimeMs >= Math.max(...OWN_SOURCES.map((p) => newestMtime(join(ROOT, p))))) return [dist];
   return ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts')];
 }

@@ -36,8 +36,10 @@ export function launchCommand(env: NodeJS.ProcessEnv = process.env): LaunchComma
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir && existsSync(join(dir, 'synaptic'))) return { command: 'synaptic', args: [] };
   }
-  const main = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
-  return { command: process.execPath, args: [existsSync(main) ? main : main.replace(/\.js$/, '.ts')] };
+  // The bundled CLI (dist/cli/, this module is one of its chunks) or the tsc layout (dist/src/memory/install/).
+  const mains = ['./main.js', '../../cli/main.js'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  const main = mains.find((path) => existsSync(path));
+  return { command: process.execPath, args: [main ?? mains[1]!.replace(/\.js$/, '.ts')] };
 }
 
 function shQuote(s: string): string {
