@@ -25,14 +25,12 @@ export class GraphIndex {
   /** Lower-cased label -> node ids. */
   readonly byLabel = new IdsByKey<string>();
   private bareCache: Map<string, NodeId[]> | undefined;
-  /** Source file -> node ids defined in it (the file node first when there is one). */
-  readonly byFile = new Map<string, NodeId[]>();
+  private byFileCache: Map<string, NodeId[]> | undefined;
   /** Lower-cased labels by id, for substring search. */
   readonly lowerLabels: string[];
   private postings: { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } | undefined;
   private labelCountCache: Map<string, number> | undefined;
-  /** Community id -> members. */
-  readonly communities = new Map<number, NodeId[]>();
+  private communitiesCache: Map<number, NodeId[]> | undefined;
   /** Community of each node, -1 when none. */
   readonly community: Int32Array;
   private sortedCache: string[] | undefined;
@@ -88,30 +86,47 @@ export class GraphIndex {
 
     this.community = new Int32Array(n).fill(-1);
     this.lowerLabels = new Array<string>(n);
-    // Nodes come grouped by file, so the previous file's list usually takes the next node.
-    let lastFile: string | undefined;
-    let lastList: NodeId[] | undefined;
     for (let v = 0; v < n; v++) {
       const node = g.nodes[v]!;
-      const label = String(node.label ?? node.id);
-      const lower = label.toLowerCase();
+      const lower = String(node.label ?? node.id).toLowerCase();
       this.lowerLabels[v] = lower;
       this.byLabel.add(lower, v);
-      const file = node.source_file;
-      if (file) {
-        let list = file === lastFile ? lastList : this.byFile.get(file);
-        if (!list) this.byFile.set(file, (list = []));
+      const community = node.community;
+      if (typeof community === 'number') this.community[v] = community;
+    }
+  }
+
+  /** Source file -> node ids defined in it (the file node first when there is one). Built on first use. */
+  get byFile(): Map<string, NodeId[]> {
+    if (!this.byFileCache) {
+      const map = new Map<string, NodeId[]>();
+      // Nodes come grouped by file, so the previous file's list usually takes the next node.
+      let lastFile: string | undefined;
+      let lastList: NodeId[] | undefined;
+      for (let v = 0; v < this.n; v++) {
+        const node = this.g.nodes[v]!;
+        const file = node.source_file;
+        if (!file) continue;
+        let list = file === lastFile ? lastList : map.get(file);
+        if (!list) map.set(file, (list = []));
         if (node.kind === 'file') list.unshift(v);
         else list.push(v);
         lastFile = file;
         lastList = list;
       }
-      const community = node.community;
-      if (typeof community === 'number') {
-        this.community[v] = community;
-        push(this.communities, community, v);
-      }
+      this.byFileCache = map;
     }
+    return this.byFileCache;
+  }
+
+  /** Community id -> members. Built on first use. */
+  get communities(): Map<number, NodeId[]> {
+    if (!this.communitiesCache) {
+      const map = new Map<number, NodeId[]>();
+      for (let v = 0; v < this.n; v++) if (this.community[v]! >= 0) push(map, this.community[v]!, v);
+      this.communitiesCache = map;
+    }
+    return this.communitiesCache;
   }
 
   /** Lower-cased bare name -> node ids (where it differs from the label). Built on first use. */
@@ -167,6 +182,8 @@ export class GraphIndex {
     this.postings ??= this.buildPostings();
     void this.byBare;
     void this.labelCount;
+    void this.byFile;
+    void this.communities;
   }
 
   private buildPostings(): { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } {
