@@ -9,11 +9,14 @@ import { MANIFEST_VERSION, stringifyManifest, type Manifest, type ManifestEntry 
 import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
 import { FACTS_VERSION, type FileFacts } from './facts.ts';
 import { CONTEXT_FILE_NAMES, buildProjectContext } from './project-context.ts';
-import { linkGraph } from './link/index.ts';
+import { linkGraph, type LinkDeps } from './link/index.ts';
+import { relink, type RelinkResult } from './link/incremental.ts';
+import { loadLinkCache, writeLinkCache } from './link-cache.node.ts';
 import { processFiles } from './pool.node.ts';
 import type { FileResult, FileTask } from './process-file.node.ts';
-import { walkRepository, DEFAULT_MAX_FILE_SIZE, type WalkedFile } from './walk.node.ts';
-import { patchGraphText, sortGraph, stringifyGraph } from './outputs/graph-json.ts';
+import { encodeListings, loadListings, walkRepository, DEFAULT_MAX_FILE_SIZE, type ListingCache, type WalkedFile } from './walk.node.ts';
+import { sortGraph, stringifyGraph } from './outputs/graph-json.ts';
+import { reuseGraphText } from './outputs/graph-json-reuse.node.ts';
 import { renderReport } from './outputs/report.ts';
 import {
   FACTS_DIR, communityCacheKey, loadCommunityCache, loadFactsCache, loadFactsShards, loadPreviousManifest, shardEntry, writeCommunityCache,
@@ -33,7 +36,9 @@ export { FACTS_DIR } from './facts-cache.node.ts';
  *
  * Incremental `update` is exact by construction: facts are per file, so it re-parses only files
  * whose bytes changed (size+mtime first, then the content hash), drops deleted ones, and re-links
- * everything: the output equals a full extraction of the same tree.
+ * what may have changed: nothing but positions when the edits only moved lines (line-shift.ts),
+ * else the files whose linking read a changed file or index entry (link/incremental.ts), else
+ * everything. The output equals a full extraction of the same tree.
  */
 
 export const OUTPUT_DIR_NAME = 'synaptic-out';
@@ -78,10 +83,13 @@ export interface ExtractSummary {
   lines: number;
   languages: Record<string, number>;
   /**
-   * How the graph was linked: `full` (every file's facts), `positions` (edited files moved only in
+   * How the graph was linked: `full` (every file's facts), `incremental` (only the files whose
+   * linking inputs changed, see link/incremental.ts), `positions` (edited files moved only in
    * positions: the previous graph with their lines moved, see line-shift.ts), `reused` (same inputs).
    */
-  linkMode: 'full' | 'positions' | 'reused';
+  linkMode: 'full' | 'incremental' | 'positions' | 'reused';
+  /** Files linked in this run (all of them for `full`, 0 for `positions` and `reused`). */
+  relinked: number;
   /** Wall-clock milliseconds per phase. */
   timingsMs: { walk: number; parse: number; link: number; communities: number; write: number; total: number };
   /** CPU milliseconds per phase, all threads of the process (parse includes the workers). */
@@ -146,6 +154,9 @@ function loadCore(): Promise<{ core: CommunityCore | null; engine: string | null
   return coreOnce;
 }
 
+/** The folder listings of the last walk (see walk.node.ts ListingCache). */
+const LISTINGS_FILE = '.walk.cbor';
+
 /** mtime granularity slack: a file modified this close to the previous scan is re-hashed. */
 const RACY_MS = 2000;
 
@@ -182,16 +193,25 @@ function hashInputs(
  */
 const GRAPH_STATE_FILE = '.graph-state.json';
 
-function writeGraphState(outDir: string, inputsHash: string): void {
-  writeAtomic(join(outDir, GRAPH_STATE_FILE), JSON.stringify({ inputs_hash: inputsHash }) + '\n');
+function writeGraphState(outDir: string, inputsHash: string, linkCache: string | null): void {
+  writeAtomic(join(outDir, GRAPH_STATE_FILE), JSON.stringify({ inputs_hash: inputsHash, ...(linkCache ? { link_cache: linkCache } : {}) }) + '\n');
 }
 
-function readGraphState(outDir: string): { inputs_hash?: string } | null {
+/** Also names the link cache (.link.cbor id) that describes the same graph, when there is one. */
+function readGraphState(outDir: string): { inputs_hash?: string; link_cache?: string } | null {
   try {
-    return JSON.parse(readFileSync(join(outDir, GRAPH_STATE_FILE), 'utf8')) as { inputs_hash?: string };
+    return JSON.parse(readFileSync(join(outDir, GRAPH_STATE_FILE), 'utf8')) as { inputs_hash?: string; link_cache?: string };
   } catch {
     return null;
   }
+}
+
+/** Most changed files the incremental relink takes on. */
+const RELINK_MAX_FILES = 256;
+
+function noRelink(reason: string): null {
+  if (process.env.SYNAPTIC_DEBUG) console.error(`synaptic: incremental relink not taken (${reason}): linking every file`);
+  return null;
 }
 
 function noShift(reason: string): null {
@@ -282,6 +302,49 @@ function shiftEditedPositions(input: {
   return { doc, shards, lines, touched, previousCommunity: nodes.map((n) => n.community) };
 }
 
+/**
+ * The incremental relink (see link/incremental.ts): when only files' contents changed (same file set,
+ * every changed file extracted before and now, same configuration: checked through the inputs
+ * hash), link again only the files whose linking may come out differently and take the rest from
+ * the previous graph (graph.cbor), which the link cache must describe. Null when a condition fails:
+ * the caller then links everything.
+ */
+function relinkChanged(input: {
+  outDir: string; version: string; previous: Manifest; prevCache: Record<string, CacheEntry> | null; entries: Map<string, CacheEntry>;
+  changedPaths: string[]; manifestFiles: Record<string, ManifestEntry>; facts: FileFacts[]; context: ReturnType<typeof buildProjectContext>;
+  inputsMatch: (files: Record<string, ManifestEntry>) => boolean;
+}): (RelinkResult & { previousNodes: GraphNode[] }) | null {
+  const { outDir, version, previous, prevCache, entries, changedPaths } = input;
+  if (changedPaths.length > RELINK_MAX_FILES) return noRelink('too many changed files');
+  if (!prevCache) return noRelink('no facts cache');
+  const state = readGraphState(outDir);
+  if (!previous.inputs_hash || state?.inputs_hash !== previous.inputs_hash || !state.link_cache) return noRelink('graph state');
+  const asBefore: Record<string, ManifestEntry> = { ...input.manifestFiles };
+  const before = new Map<string, FileFacts>();
+  for (const path of changedPaths) {
+    const prev = previous.files[path];
+    const old = prevCache[path];
+    const now = entries.get(path);
+    if (!prev || prev.status !== 'ok' || !old?.facts || old.hash !== prev.hash || !now?.facts || now.skip !== undefined) return noRelink(`status of ${path}`);
+    asBefore[path] = { ...asBefore[path]!, hash: prev.hash, status: prev.status };
+    before.set(path, old.facts);
+  }
+  if (!input.inputsMatch(asBefore)) return noRelink('inputs beyond the changed files');
+  const deps = loadLinkCache(outDir, state.link_cache, version);
+  if (!deps) return noRelink('link cache');
+  let doc: GraphDocument;
+  try {
+    doc = decodeGraph(readFileSync(join(outDir, 'graph.cbor')));
+  } catch {
+    return noRelink('graph.cbor');
+  }
+  const result = relink({
+    facts: input.facts, context: input.context, deps, before,
+    previous: { links: doc.links, hazards: doc.graph.hazards ?? [], unresolvedCalls: doc.graph.unresolved_calls ?? {} },
+  });
+  return result ? { ...result, previousNodes: doc.nodes } : noRelink('linked files differ');
+}
+
 function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
   const out: Record<string, V> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key]!;
@@ -301,11 +364,25 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   const version = extractorVersion();
   const scanStarted = Date.now();
 
+  // Folder listings of the previous walk: unchanged folders (same mtime) are not read again.
+  const listingsFile = join(outDir, LISTINGS_FILE);
+  const saved = options.incremental ? loadListings(listingsFile) : null;
+  const listings: ListingCache = { previous: saved?.listings ?? null, trustBefore: saved ? saved.scannedAtMs - RACY_MS : 0, next: new Map(), changed: false };
   const walk = walkRepository(root, {
     maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
     contextFileNames: CONTEXT_FILE_NAMES,
     excludeAbs: [outDir],
+    listings,
   });
+  const saveListings = (): void => {
+    if (!listings.changed && saved) return;
+    try {
+      mkdirSync(outDir, { recursive: true });
+      writeAtomic(listingsFile, encodeListings(scanStarted, listings.next));
+    } catch {
+      // only a cache: the next walk reads every folder
+    }
+  };
   const tWalk = performance.now();
   const cWalk = cpu();
 
@@ -402,12 +479,13 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   if (previous && prevStats && typeof prevStats.lines === 'number' && previous.inputs_hash === inputsHash
     && [outputs.graphJson, outputs.graphCbor, outputs.report].every((f) => existsSync(f))) {
     writeAtomic(outputs.manifest, stringifyManifest({ ...previous, scanned_at_ms: scanStarted, files: manifestFiles }));
+    saveListings();
     const tEnd = performance.now();
     const cEnd = cpu();
     return {
       mode: 'update', root, outDir, files: byPath.length, parsed, reused, added, changed, deleted,
       failed: prevStats.failed, skipped: prevStats.skipped, nodes: prevStats.nodes, links: prevStats.links,
-      communities: prevStats.communities, linesParsed, lines: prevStats.lines, languages: sortedRecord(languages), linkMode: 'reused',
+      communities: prevStats.communities, linesParsed, lines: prevStats.lines, languages: sortedRecord(languages), linkMode: 'reused', relinked: 0,
       timingsMs: { walk: Math.round(tWalk - t0), parse: Math.round(tParse - tWalk), link: 0, communities: 0, write: Math.round(tEnd - tParse), total: Math.round(tEnd - t0) },
       cpuMs: { walk: Math.round(cWalk - c0), parse: Math.round(cParse - cWalk), link: 0, communities: 0, write: Math.round(cEnd - cParse), total: Math.round(cEnd - c0) },
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -423,6 +501,12 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
       hashInputs(version, seed, core ? 'core' : 'ts', commit, files, walk.skipped, contextTexts) === previous.inputs_hash })
     : null;
   let prevCache: Record<string, CacheEntry> | null = null;
+  let deps: LinkDeps | null = null;
+  let relinked = 0;
+  let linkCacheId: string | null = null;
+  let incrementalLink = false;
+  /** Which graph.json records equal a previous one (index in the previous text, -1: new), before communities. */
+  let reuse: { nodes: Int32Array; links: Int32Array; previousCommunity: (number | undefined)[] } | null = null;
   const redo: FileTask[] = [];
   let failed: Record<string, string> = {};
   let skippedCount = 0;
@@ -435,7 +519,14 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     failed = meta.failed_files ?? {};
     skippedCount = Object.keys(meta.skipped_files ?? {}).length;
     lines = shifted.lines;
+    const nodes = Int32Array.from(doc.nodes, (_, i) => i);
+    const links = Int32Array.from(doc.links, (_, j) => j);
+    for (const i of shifted.touched.nodes) nodes[i] = -1;
+    for (const j of shifted.touched.links) links[j] = -1;
+    reuse = { nodes, links, previousCommunity: shifted.previousCommunity };
+    linkCacheId = readGraphState(outDir)?.link_cache ?? null; // same facts but positions: same link dependencies
   } else {
+    const changedPaths = [...entries.keys()];
     // Relink: bring in the cached facts of reused files (re-parsing any the cache cannot vouch for).
     prevCache = reusedMeta.size ? loadFactsCache(outDir, version) : null;
     for (const [path, meta] of reusedMeta) {
@@ -472,7 +563,17 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
         failed[path] = `syntax error at line ${syntax[0]!.line} (partially extracted)`;
       }
     }
-    const linked = linkGraph(facts, buildProjectContext(contextTexts));
+    const context = buildProjectContext(contextTexts);
+    const incremental = previous && added === 0 && deleted === 0 && redo.length === 0 && changedPaths.length > 0
+      ? relinkChanged({
+        outDir, version, previous, prevCache, entries, changedPaths, manifestFiles, facts, context, inputsMatch: (files) =>
+          hashInputs(version, seed, core ? 'core' : 'ts', commit, files, walk.skipped, contextTexts) === previous.inputs_hash,
+      })
+      : null;
+    const linked = incremental ?? linkGraph(facts, context);
+    deps = linked.deps;
+    relinked = incremental ? incremental.relinked : facts.length;
+    incrementalLink = incremental !== null;
     meta = {
       name: basename(root),
       extractor_version: version,
@@ -487,12 +588,25 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
       multigraph: true,
       graph: meta,
       nodes: linked.nodes.map((n: GraphNode) => dropUndefined({ ...n })),
-      links: linked.links.map((l: GraphLink) => dropUndefined({ ...l })),
+      // Relinked links come merged in canonical order: the previous graph's objects and fresh ones.
+      links: incremental ? linked.links : linked.links.map((l: GraphLink) => dropUndefined({ ...l })),
       hyperedges: [],
       built_at_commit: commit,
     };
     skippedCount = Object.keys(skipped).length;
-    sortGraph(doc);
+    if (incremental) {
+      doc.nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const changedFiles = new Set(changedPaths);
+      const before = new Map<string, number>();
+      incremental.previousNodes.forEach((n, i) => before.set(n.id, i));
+      // graph.json lines to copy: links taken from the previous graph, nodes of unchanged files
+      // (checked again for their community once it is known).
+      reuse = {
+        nodes: Int32Array.from(doc.nodes, (n) => (n.kind === 'package' || changedFiles.has(n.source_file) ? -1 : before.get(n.id) ?? -1)),
+        links: incremental.linkFrom,
+        previousCommunity: incremental.previousNodes.map((n) => n.community),
+      };
+    } else sortGraph(doc);
   }
   const tLink = performance.now();
   const cLink = cpu();
@@ -506,7 +620,12 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   // Only with a core binary known by its hash (a rebuilt core may partition differently).
   const communityKey = loaded.engine ? communityCacheKey(structural, seed, samples, loaded.engine) : null;
   const cachedCommunities = previous && communityKey ? loadCommunityCache(outDir, communityKey) : null;
-  const communities = assignCommunities(doc, { indexed, seed, core, ...(cachedCommunities ? { partition: cachedCommunities.partition } : {}) });
+  // A positions-only update with the cached partition: nodes, files and partition are the previous
+  // graph's, so are its community labels (their name tokens are not counted again).
+  const previousLabels = shifted && cachedCommunities ? doc.graph.community_labels : undefined;
+  const communities = assignCommunities(doc, {
+    indexed, seed, core, ...(cachedCommunities ? { partition: cachedCommunities.partition } : {}), ...(previousLabels ? { labels: previousLabels } : {}),
+  });
   meta.community_algorithm = communities.algorithm;
   const betweenness = cachedCommunities?.betweenness ?? nodeBetweenness(structural, { samples, seed, core });
   const tCommunities = performance.now();
@@ -530,24 +649,32 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   if (shifted) writeFactsShards(outDir, version, shifted.shards, entries);
   else writeFactsCache(outDir, version, byPath, entries, prevCache);
   if (communityKey && !cachedCommunities) writeCommunityCache(outDir, communityKey, communities.rawMembership, communities.algorithm, betweenness);
+  if (deps) {
+    linkCacheId = manifest.inputs_hash!;
+    writeLinkCache(outDir, linkCacheId, version, deps);
+  }
   writeAtomic(outputs.manifest, stringifyManifest(manifest));
   // graph.cbor lands right after graph.json (encoded beforehand, so the gap is one rename): a
   // snapshot at least as new as graph.json is what readers take as fresh.
   const snapshotBytes = encodeGraph(doc);
   writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
-  // Positions-only update with every community as before: only the moved records' lines and the
-  // header of graph.json change, the rest of the previous text is copied.
-  let graphText: string | null = null;
-  if (shifted && doc.nodes.every((n, i) => n.community === shifted.previousCommunity[i])) {
+  // An update copies the lines of records that did not change (same content, same community) from
+  // the previous graph.json and serializes only the others.
+  let graphText: Uint8Array | null = null;
+  if (reuse) {
+    const { nodes, previousCommunity } = reuse;
+    for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) nodes[i] = -1;
     try {
-      graphText = patchGraphText(readFileSync(outputs.graphJson, 'utf8'), doc, shifted.touched.nodes, shifted.touched.links);
+      graphText = reuseGraphText(readFileSync(outputs.graphJson), doc, nodes, reuse.links);
     } catch {
       graphText = null;
     }
+    if (!graphText && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
   }
   writeAtomic(outputs.graphJson, graphText ?? stringifyGraph(doc));
   writeAtomic(outputs.graphCbor, snapshotBytes);
-  writeGraphState(outDir, manifest.inputs_hash!);
+  writeGraphState(outDir, manifest.inputs_hash!, linkCacheId);
+  saveListings();
   const tWrite = performance.now();
   const cWrite = cpu();
 
@@ -569,7 +696,8 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     linesParsed,
     lines,
     languages: meta.languages!,
-    linkMode: shifted ? 'positions' : 'full',
+    linkMode: shifted ? 'positions' : incrementalLink ? 'incremental' : 'full',
+    relinked,
     timingsMs: {
       walk: Math.round(tWalk - t0),
       parse: Math.round(tParse - tWalk),

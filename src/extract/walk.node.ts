@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Encoder, decode } from 'cbor-x';
 import { languageForPath, type LanguageId } from './languages.ts';
 import { isIgnored, parseIgnoreFile, type IgnoreScope } from './ignore-rules.ts';
 
@@ -65,7 +66,33 @@ export interface WalkResult {
   skipped: Record<string, string>;
 }
 
+/**
+ * One folder's entries as a previous walk listed them (sorted by name), with the folder's mtime
+ * then. Kinds: 1 folder, 2 file, 3 symbolic link, 0 anything else.
+ */
+export interface DirListing {
+  mtimeMs: number;
+  names: string[];
+  kinds: Uint8Array;
+}
+
+/**
+ * Folder listings kept between walks (synaptic-out/.walk.cbor): a folder whose mtime is what it was
+ * when listed (and old enough that a change within the same timestamp tick is ruled out) has the
+ * same entries, so it is not read again; its files are still stat'ed. The walk fills `next`.
+ */
+export interface ListingCache {
+  previous: ReadonlyMap<string, DirListing> | null;
+  /** Listings of folders with an mtime at or after this (ms since epoch) are read again. */
+  trustBefore: number;
+  next: Map<string, DirListing>;
+  /** Set by the walk when some folder was read (the cache file is then worth rewriting). */
+  changed: boolean;
+}
+
 export interface WalkOptions {
+  /** Reuse and record folder listings (see {@link ListingCache}). */
+  listings?: ListingCache;
   maxFileSize?: number;
   /** Base names of project configuration files to collect (CONTEXT_FILE_NAMES). */
   contextFileNames?: Iterable<string>;
@@ -84,17 +111,49 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
   const contextFiles: string[] = [];
   const skipped: Record<string, string> = {};
 
-  const visit = (absDir: string, relDir: string, scopes: IgnoreScope[]): void => {
-    let entries: Dirent[];
+  const cache = options.listings;
+  const list = (absDir: string, relDir: string): DirListing | null => {
+    let mtimeMs = -1;
+    if (cache) {
+      try {
+        mtimeMs = statSync(absDir).mtimeMs; // before reading: a later change shows as a new mtime
+      } catch {
+        return null;
+      }
+      const prev = cache.previous?.get(relDir);
+      if (prev && prev.mtimeMs === mtimeMs && mtimeMs < cache.trustBefore) {
+        cache.next.set(relDir, prev);
+        return prev;
+      }
+    }
+    let entries;
     try {
       entries = readdirSync(absDir, { withFileTypes: true });
     } catch {
-      return; // unreadable folder: nothing to extract there
+      return null; // unreadable folder: nothing to extract there
     }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const listing: DirListing = {
+      mtimeMs,
+      names: entries.map((e) => e.name),
+      kinds: Uint8Array.from(entries, (e) => (e.isDirectory() ? 1 : e.isFile() ? 2 : e.isSymbolicLink() ? 3 : 0)),
+    };
+    if (cache) {
+      cache.next.set(relDir, listing);
+      cache.changed = true;
+    }
+    return listing;
+  };
+
+  const visit = (absDir: string, relDir: string, scopes: IgnoreScope[]): void => {
+    const listing = list(absDir, relDir);
+    if (!listing) return;
+    const { names, kinds } = listing;
     // Another Synaptic output folder (custom --out): graph.json next to .manifest.json.
-    if (relDir !== '' && entries.some((e) => e.name === 'graph.json') && entries.some((e) => e.name === '.manifest.json')) return;
+    if (relDir !== '' && names.includes('graph.json') && names.includes('.manifest.json')) return;
     const localRules = IGNORE_FILES.flatMap((name) => {
-      if (!entries.some((e) => e.name === name && e.isFile())) return [];
+      const at = names.indexOf(name);
+      if (at < 0 || kinds[at] !== 2) return [];
       try {
         return parseIgnoreFile(readFileSync(join(absDir, name), 'utf8'));
       } catch {
@@ -102,12 +161,12 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
       }
     });
     const here = localRules.length ? [...scopes, { base: relDir, rules: localRules }] : scopes;
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const name = entry.name;
+    for (let e = 0; e < names.length; e++) {
+      const name = names[e]!;
+      const kind = kinds[e]!;
       const rel = relDir === '' ? name : `${relDir}/${name}`;
       const abs = join(absDir, name);
-      if (entry.isDirectory()) {
+      if (kind === 1) {
         if (SKIPPED_DIRS.has(name) || excluded.has(abs) || isIgnored(here, rel, true)) continue;
         visit(abs, rel, here);
         continue;
@@ -117,7 +176,7 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
         skipped[rel] = 'secret';
         continue;
       }
-      if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+      if (kind !== 2 && kind !== 3) continue;
       if (isIgnored(here, rel, false)) continue;
       const isContext = contextNames.has(name);
       const language = languageForPath(rel);
@@ -151,6 +210,30 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   contextFiles.sort();
   return { files, contextFiles, skipped };
+}
+
+const LISTINGS_VERSION = 1;
+
+/** Folder listings saved by {@link saveListings}; null when absent or unreadable. */
+export function loadListings(file: string): { scannedAtMs: number; listings: Map<string, DirListing> } | null {
+  try {
+    const w = decode(readFileSync(file)) as { version?: number; scanned_at_ms?: number; dirs?: [string, number, string[], Uint8Array][] };
+    if (!w || w.version !== LISTINGS_VERSION || typeof w.scanned_at_ms !== 'number' || !Array.isArray(w.dirs)) return null;
+    const listings = new Map<string, DirListing>();
+    for (const [rel, mtimeMs, names, kinds] of w.dirs) {
+      if (typeof rel !== 'string' || typeof mtimeMs !== 'number' || !Array.isArray(names) || !(kinds instanceof Uint8Array) || kinds.length !== names.length) return null;
+      listings.set(rel, { mtimeMs, names, kinds });
+    }
+    return { scannedAtMs: w.scanned_at_ms, listings };
+  } catch {
+    return null;
+  }
+}
+
+/** The bytes of a listings file: what a walk that started at `scannedAtMs` listed. */
+export function encodeListings(scannedAtMs: number, listings: ReadonlyMap<string, DirListing>): Uint8Array {
+  const dirs = [...listings].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([rel, l]) => [rel, l.mtimeMs, l.names, l.kinds]);
+  return new Encoder({ useRecords: false }).encode({ version: LISTINGS_VERSION, scanned_at_ms: scannedAtMs, dirs });
 }
 
 const GENERATED_MARKER = /@generated\b|\bDO NOT EDIT\b|<auto-generated|[Tt]his file (is|was|has been) (automatically |auto-)?generated/;

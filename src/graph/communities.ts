@@ -271,8 +271,13 @@ function topCounts(counts: Map<string, number>, k: number): string[] {
   return [...counts.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).slice(0, k).map((e) => e[0]);
 }
 
-/** Label, size and cohesion of each community. */
-export function describeCommunities(ig: IndexedGraph, membership: Int32Array, count: number): CommunityStats[] {
+/**
+ * Label, size and cohesion of each community. `known`: labels this very partition got over nodes with
+ * the same labels and files (community id -> label, as in `graph.community_labels`): their symbol
+ * tokens are read back from the label instead of being counted again (a label that does not have
+ * the expected shape is computed as usual).
+ */
+export function describeCommunities(ig: IndexedGraph, membership: Int32Array, count: number, known?: Readonly<Record<string, string>>): CommunityStats[] {
   const members: number[][] = Array.from({ length: count }, () => []);
   for (let i = 0; i < membership.length; i++) members[membership[i]!]!.push(i);
   const internal = new Float64Array(count);
@@ -296,14 +301,22 @@ export function describeCommunities(ig: IndexedGraph, membership: Int32Array, co
   };
   return members.map((list, id) => {
     const dirs = new Map<string, number>();
-    const tokens = new Map<string, number>();
     for (const i of list) {
       const node: GraphNode = ig.nodes[i]!;
       if (node.source_file) dirs.set(dirOf(node.source_file), (dirs.get(dirOf(node.source_file)) ?? 0) + 1);
-      if (node.kind !== 'file') for (const t of tokensOf(String(node.label ?? ''))) tokens.set(t, (tokens.get(t) ?? 0) + 1);
     }
     const path = topCounts(dirs, 1)[0] ?? '.';
-    const top = topCounts(tokens, 2);
+    const was = known?.[String(id)];
+    let top: string[] | null = was === path ? [] : was?.startsWith(`${path} (`) && was.endsWith(')') ? was.slice(path.length + 2, -1).split(', ') : null;
+    if (top && (top.length > 2 || top.some((t) => !/^[a-z0-9]+$/.test(t)))) top = null;
+    if (!top) {
+      const tokens = new Map<string, number>();
+      for (const i of list) {
+        const node: GraphNode = ig.nodes[i]!;
+        if (node.kind !== 'file') for (const t of tokensOf(String(node.label ?? ''))) tokens.set(t, (tokens.get(t) ?? 0) + 1);
+      }
+      top = topCounts(tokens, 2);
+    }
     const label = top.length ? `${path} (${top.join(', ')})` : path;
     const cohesion = touching[id]! > 0 ? internal[id]! / touching[id]! : 1;
     return { id, label, size: list.length, cohesion: Math.round(cohesion * 1000) / 1000, path, tokens: top };
@@ -323,6 +336,8 @@ export function assignCommunities(
      * with the same seed and engine (e.g. cached by an incremental update): used as is.
      */
     partition?: { membership: Int32Array; algorithm: CommunityResult['algorithm'] };
+    /** Labels this partition got before over the same node labels and files (see {@link describeCommunities}). */
+    labels?: Readonly<Record<string, string>>;
   } = {},
 ): CommunityResult {
   const ig = options.indexed ?? indexGraph(doc);
@@ -344,7 +359,7 @@ export function assignCommunities(
     membership[i] = rank.get(raw[i]!)!;
     ig.nodes[i]!.community = membership[i]!;
   }
-  const communities = describeCommunities(ig, membership, order.length);
+  const communities = describeCommunities(ig, membership, order.length, options.labels);
   const labels: Record<string, string> = {};
   for (const c of communities) labels[String(c.id)] = c.label;
   doc.graph.community_labels = labels;

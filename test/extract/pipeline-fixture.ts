@@ -22,7 +22,7 @@ export const HYGIENE_FILES: Record<string, string> = {
   'dist/bundle.js': 'function bundled(){return 1}\nexport { bundled };\n',
 };
 
-/** Copy the fixture repo to a fresh temp folder (hygiene files ensured, mtimes set an hour back). */
+/** Copy the fixture repo to a fresh temp folder (hygiene files ensured, mtimes of files and folders set an hour back). */
 export function copyFixture(prefix = 'synaptic-fixture-'): { dir: string; cleanup: () => void } {
   const base = mkdtempSync(join(tmpdir(), prefix));
   const dir = join(base, 'repo');
@@ -41,6 +41,7 @@ export function copyFixture(prefix = 'synaptic-fixture-'): { dir: string; cleanu
       if (statSync(abs).isDirectory()) touch(abs);
       else utimesSync(abs, past, past);
     }
+    utimesSync(p, past, past); // folders too: an update then trusts their saved listings
   };
   touch(dir);
   return { dir, cleanup: () => rmSync(base, { recursive: true, force: true }) };

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runExtract } from '../../src/extract/pipeline.node.ts';
-import { walkRepository, classifyContent } from '../../src/extract/walk.node.ts';
+import { walkRepository, classifyContent, type ListingCache } from '../../src/extract/walk.node.ts';
 import { isIgnored, parseIgnoreFile } from '../../src/extract/ignore-rules.ts';
 import type { GraphDocument } from '../../src/graph/model.ts';
 import { copyFixture } from './pipeline-fixture.ts';
@@ -90,6 +90,37 @@ test('runExtract() never opens secrets, lists skips and failures, and extracts t
     for (const text of [readFileSync(join(out, 'graph.json'), 'utf8'), report]) {
       assert.ok(!text.includes('hunter2'), 'secret content never reaches the outputs');
     }
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('a walk that reuses unchanged folder listings finds exactly what a fresh walk finds', () => {
+  const fx = copyFixture();
+  try {
+    const options = { contextFileNames: ['tsconfig.json', 'package.json'] };
+    const first: ListingCache = { previous: null, trustBefore: 0, next: new Map(), changed: false };
+    assert.deepEqual(walkRepository(fx.dir, { ...options, listings: first }), walkRepository(fx.dir, options));
+    assert.ok(first.changed && first.next.has('src/core'));
+    // Add, delete and rename files, add a folder and an ignore rule; leave src/core alone.
+    writeFileSync(join(fx.dir, 'src/util/extra.ts'), 'export const extra = 1;\n');
+    rmSync(join(fx.dir, 'src/util/numbers.ts'));
+    renameSync(join(fx.dir, 'py/zoo/keeper.py'), join(fx.dir, 'py/zoo/keeper2.py'));
+    mkdirSync(join(fx.dir, 'src/fresh'));
+    writeFileSync(join(fx.dir, 'src/fresh/a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(fx.dir, 'src/legacy/.gitignore'), 'format.js\n');
+    const second: ListingCache = { previous: first.next, trustBefore: Date.now() - 60_000, next: new Map(), changed: false };
+    const cached = walkRepository(fx.dir, { ...options, listings: second });
+    assert.deepEqual(cached, walkRepository(fx.dir, options));
+    const paths = cached.files.map((f) => f.path);
+    assert.ok(paths.includes('src/util/extra.ts') && paths.includes('src/fresh/a.ts') && paths.includes('py/zoo/keeper2.py'));
+    assert.ok(!paths.includes('src/util/numbers.ts') && !paths.includes('src/legacy/format.js'));
+    assert.equal(second.next.get('src/core'), first.next.get('src/core'), 'an unchanged folder is not read again');
+    assert.notEqual(second.next.get('src/util'), first.next.get('src/util'), 'a changed folder is read again');
+    // A listing newer than the trust bound is read again even with an equal mtime.
+    const third: ListingCache = { previous: second.next, trustBefore: 0, next: new Map(), changed: false };
+    walkRepository(fx.dir, { ...options, listings: third });
+    assert.notEqual(third.next.get('src/core'), second.next.get('src/core'));
   } finally {
     fx.cleanup();
   }

@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { runExtract, type ExtractSummary } from '../../src/extract/pipeline.node.ts';
 import { lineMap, positionFreeShape } from '../../src/extract/line-shift.ts';
 import { extractFileFacts } from '../../src/extract/file-facts.ts';
-import { patchGraphText, stringifyGraph } from '../../src/extract/outputs/graph-json.ts';
-import type { GraphDocument } from '../../src/graph/model.ts';
+import { stringifyGraph } from '../../src/extract/outputs/graph-json.ts';
+import { reuseGraphText } from '../../src/extract/outputs/graph-json-reuse.node.ts';
+import type { GraphDocument, GraphLink } from '../../src/graph/model.ts';
+import { describeCommunities } from '../../src/graph/communities.ts';
+import { indexGraph } from '../../src/graph/indexed-graph.ts';
 import { copyFixture } from './pipeline-fixture.ts';
 
 /** Update `outDir`, extract the same tree fresh, and require byte-identical graph.json and graph.cbor. */
@@ -89,12 +92,55 @@ test('an edit to an export other files use relinks, and their edges follow', asy
     // Rename the export (definition only): its users' edges to it must go away.
     edit(fx.dir, 'src/util/strings.ts', (t) => t.replace('export function splitPath(', 'export function splitPathRenamed('));
     const { upd, doc } = await updateEqualsFull(fx.dir, out, 'export');
-    assert.equal(upd.linkMode, 'full');
+    assert.equal(upd.linkMode, 'incremental', 'facts changed: only the files that read them are relinked');
+    assert.ok(upd.relinked > 1 && upd.relinked < first.files, `relinked ${upd.relinked} of ${first.files} files`);
     assert.equal(into(doc, 'src/util/strings.ts#splitPath').length, 0, 'no edge into the vanished export');
     assert.ok(doc.nodes.some((n) => n.id === 'src/util/strings.ts#splitPathRenamed'));
     // A body edit that adds a call (not just positions) relinks as well.
     edit(fx.dir, 'src/util/strings.ts', insertBefore(/^\s+return normalizePath\(path\)/, '  splitPathRenamed("/a");'));
-    assert.equal((await updateEqualsFull(fx.dir, out, 'call')).upd.linkMode, 'full');
+    assert.equal((await updateEqualsFull(fx.dir, out, 'call')).upd.linkMode, 'incremental');
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('edits that change a by-name index or a parameter-type guess relink the files that consulted it', async () => {
+  const fx = copyFixture();
+  try {
+    const out = join(fx.dir, 'out-update');
+    await runExtract({ root: fx.dir, outDir: out, workers: 0 });
+    const linksFrom = (doc: GraphDocument, file: string, target: string) => doc.links.filter((l) => l.source_file === file && l.target === target);
+    const step = async (label: string, check: (doc: GraphDocument) => void): Promise<void> => {
+      const { upd, doc } = await updateEqualsFull(fx.dir, out, label);
+      assert.equal(upd.linkMode, 'incremental', label);
+      check(doc);
+    };
+    // Python methods by name: keeper.py's `animal.speak()` (receiver unknown) gains a candidate
+    // defined in another file, which keeper.py never read.
+    edit(fx.dir, 'py/tests/test_keeper.py', (t) => `${t}\n\nclass Parrot:\n    def speak(self):\n        return "hi"\n`);
+    await step('method-by-name', (doc) => assert.equal(linksFrom(doc, 'py/zoo/keeper.py', 'py/tests/test_keeper.py#Parrot.speak').length, 1));
+    // C/C++ global names: a bare call resolves once a definition appears in another file, and
+    // becomes ambiguous when a second one does.
+    edit(fx.dir, 'c/checksum.c', (t) => `${t}\nunsigned int use_helper(void) { return helper_q(); }\n`);
+    await step('global-unresolved', (doc) => assert.equal(doc.links.filter((l) => l.source === 'c/checksum.c#use_helper').length, 0));
+    edit(fx.dir, 'cpp/geometry.cpp', (t) => `${t}\nunsigned int helper_q() { return 1; }\n`);
+    await step('global-one', (doc) => assert.equal(linksFrom(doc, 'c/checksum.c', 'cpp/geometry.cpp#helper_q').length, 1));
+    edit(fx.dir, 'c/checksum.h', (t) => `${t}\nunsigned int helper_q() { return 2; }\n`);
+    await step('global-two', (doc) => assert.equal(linksFrom(doc, 'c/checksum.c', 'cpp/geometry.cpp#helper_q')[0]?.confidence, 'AMBIGUOUS'));
+    // Parameter-type guesses: an untyped `h` gets its type once three annotated `h` parameters in a
+    // file it never read agree on one.
+    const usesJson = (doc: GraphDocument) => doc.links.filter((l) => l.source === 'src/util/numbers.ts#useH' && l.target === 'src/context.ts#Context.json');
+    edit(fx.dir, 'src/util/numbers.ts', (t) => `${t}\nexport function useH(h) {\n  return h.json({});\n}\n`);
+    await step('guess-none', (doc) => assert.equal(usesJson(doc).length, 0));
+    edit(fx.dir, 'src/app.ts', (t) => `${t}\nexport function h1(h: Context) {}\nexport function h2(h: Context) {}\nexport function h3(h: Context) {}\n`);
+    await step('guess-made', (doc) => assert.equal(usesJson(doc).length, 1));
+    // The annotations' type vanishes (renamed where it is defined): app.ts's contributions to the
+    // guesses must be resolved again, and the guess goes.
+    edit(fx.dir, 'src/context.ts', (t) => t.replace('export class Context ', 'export class ContextRenamed '));
+    await step('guess-input-changed', (doc) => {
+      assert.equal(usesJson(doc).length, 0);
+      assert.equal(doc.links.filter((l) => l.source === 'src/util/numbers.ts#useH' && l.target.startsWith('src/context.ts#')).length, 0);
+    });
   } finally {
     fx.cleanup();
   }
@@ -133,28 +179,60 @@ test('positionFreeShape ignores positions only; lineMap refuses a split line', a
   assert.notEqual(positionFreeShape(base), positionFreeShape(outside));
 });
 
-test('patchGraphText rewrites only the given records and equals a full serialization', async () => {
+test('reuseGraphText copies unchanged records, serializes the rest, and equals a full serialization', async () => {
   const fx = copyFixture();
   try {
     const out = join(fx.dir, 'out');
     await runExtract({ root: fx.dir, outDir: out, workers: 0 });
-    const text = readFileSync(join(out, 'graph.json'), 'utf8');
-    const doc = JSON.parse(text) as GraphDocument;
-    const n = doc.nodes.length - 1;
-    const m = doc.links.length - 1;
-    doc.nodes[0]!.source_location = 'L999';
-    doc.nodes[n]!.span = { start_line: 7, start_col: 0, end_line: 8, end_col: 1 };
-    doc.links[m]!.source_location = 'L998';
+    const bytes = readFileSync(join(out, 'graph.json'));
+    const before = JSON.parse(bytes.toString('utf8')) as GraphDocument;
+    const doc = JSON.parse(bytes.toString('utf8')) as GraphDocument;
+    // Drop a node and two links, insert a new link in the middle, change one node's community.
+    const dropLink = 3;
+    doc.nodes.splice(1, 1);
+    doc.links.splice(dropLink, 2);
+    const added = { ...doc.links[5]!, relation: 'calls', source_location: 'L4242' } as GraphLink;
+    doc.links.splice(6, 0, added);
+    doc.nodes[4]!.community = 999;
     doc.graph.name = 'renamed';
-    doc.built_at_commit = 'abc';
-    const patched = patchGraphText(text, doc, [0, n], [m]);
-    assert.equal(patched, stringifyGraph(doc));
-    // Records not listed keep their old text: listing too few is visible.
-    assert.notEqual(patchGraphText(text, doc, [0], [m]), stringifyGraph(doc));
-    // A text of another shape, or a record that is not where it should be, is refused.
-    assert.equal(patchGraphText(text.replace('\n', ''), doc, [0], []), null);
-    const swapped = { ...doc, nodes: [doc.nodes[1]!, doc.nodes[0]!, ...doc.nodes.slice(2)] };
-    assert.equal(patchGraphText(text, swapped, [0], []), null);
+    const nodeFrom = Int32Array.from(doc.nodes, (nd) => before.nodes.findIndex((b) => b.id === nd.id));
+    nodeFrom[4] = -1;
+    nodeFrom.fill(-1, 5, 9); // unchanged records may be serialized again too (a run of them)
+    const linkFrom = Int32Array.from(doc.links, (l) => (l === added ? -1 : before.links.findIndex((b) => JSON.stringify(b) === JSON.stringify(l))));
+    linkFrom.fill(-1, 7, 12);
+    assert.ok([...linkFrom].filter((x) => x >= 0).length === doc.links.length - 6);
+    const text = reuseGraphText(bytes, doc, nodeFrom, linkFrom);
+    assert.ok(text, 'the previous text has the expected layout');
+    assert.equal(Buffer.from(text).toString('utf8'), stringifyGraph(doc));
+    // Copying a record that changed is visible; pointing at the wrong record is refused.
+    const stale = Int32Array.from(nodeFrom);
+    stale[4] = nodeFrom[4] === -1 ? before.nodes.findIndex((b) => b.id === doc.nodes[4]!.id) : stale[4]!;
+    assert.notEqual(Buffer.from(reuseGraphText(bytes, doc, stale, linkFrom)!).toString('utf8'), stringifyGraph(doc));
+    const wrong = Int32Array.from(linkFrom);
+    wrong[0] = linkFrom[1]!;
+    assert.equal(reuseGraphText(bytes, doc, nodeFrom, wrong), null);
+    assert.equal(reuseGraphText(bytes.subarray(0, bytes.length - 1), doc, nodeFrom, linkFrom), null);
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('community labels read back from the previous graph equal labels counted again', async () => {
+  const fx = copyFixture();
+  try {
+    const out = join(fx.dir, 'out');
+    await runExtract({ root: fx.dir, outDir: out, workers: 0 });
+    const doc = JSON.parse(readFileSync(join(out, 'graph.json'), 'utf8')) as GraphDocument;
+    const ig = indexGraph(doc);
+    const membership = Int32Array.from(doc.nodes, (n) => n.community ?? 0);
+    const count = Math.max(...membership) + 1;
+    const fresh = describeCommunities(ig, membership, count);
+    const labels = doc.graph.community_labels!;
+    assert.ok(fresh.some((c) => c.tokens.length > 0), 'some community has name tokens');
+    assert.deepEqual(describeCommunities(ig, membership, count, labels), fresh);
+    // Labels of another shape are not trusted: counted again.
+    const odd = Object.fromEntries(Object.keys(labels).map((k) => [k, 'x (Not, A, Label)']));
+    assert.deepEqual(describeCommunities(ig, membership, count, odd), fresh);
   } finally {
     fx.cleanup();
   }

@@ -154,3 +154,111 @@ test('update after random edits, renames and deletions equals a fresh full extra
     fx.cleanup();
   }
 });
+
+const DEFINITION = /(?:\bfunction|\bdef|\bfunc|\bfn|\bvoid)\s+([A-Za-z_]\w*)\s*\(/g;
+
+/** A definition of `name` in the syntax of `file`'s language, appended at its end (null: not this language). */
+function definitionOf(file: string, name: string): string | null {
+  if (/\.(ts|tsx|js)$/.test(file)) return `\nexport function ${name}(): void {}\n`;
+  if (file.endsWith('.py')) return `\n\nclass Extra_${name}:\n    def ${name}(self):\n        return 1\n\n\ndef ${name}():\n    pass\n`;
+  if (file.endsWith('.rb')) return `\ndef ${name}\nend\n`;
+  if (file.endsWith('.go')) return `\nfunc ${name}() {}\n`;
+  if (file.endsWith('.rs')) return `\nfn ${name}() {}\n`;
+  if (file.endsWith('.cpp')) return `\nvoid ${name}() {}\n`;
+  return null;
+}
+
+/** One random content-only change (no file added, renamed or deleted); returns a description. */
+function mutateContent(root: string, random: () => number, step: number): string {
+  const files = sourceFiles(root);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const file = pick(files);
+  const abs = join(root, file);
+  const text = readFileSync(abs, 'utf8');
+  const op = pick(['rename-def', 'rename-def', 'same-name', 'same-name', 'import-call', 'import-call', 'append', 'flip', 'blank']);
+  switch (op) {
+    case 'rename-def': {
+      // Rename a definition (not its uses): edges into it from other files must go.
+      const m = [...text.matchAll(DEFINITION)];
+      if (!m.length) return 'noop';
+      const hit = pick(m);
+      const at = hit.index! + hit[0].lastIndexOf(hit[1]!);
+      writeFileSync(abs, text.slice(0, at) + `${hit[1]}R${step}` + text.slice(at + hit[1]!.length));
+      return `rename ${hit[1]} in ${file}`;
+    }
+    case 'same-name': {
+      // Define a name another file defines: by-name candidates (globals, methods, packages) change.
+      const names = files.flatMap((f) => [...readFileSync(join(root, f), 'utf8').matchAll(DEFINITION)].map((x) => x[1]!));
+      const def = names.length ? definitionOf(file, pick(names)) : null;
+      if (!def) return 'noop';
+      writeFileSync(abs, text + def);
+      return `same-name definition in ${file}: ${def.trim().split('\n')[0]}`;
+    }
+    case 'import-call': {
+      // A TS file imports an export of another file and calls it.
+      if (!/\.(ts|tsx)$/.test(file)) return 'noop';
+      const [target, name] = pick([['src/util/strings.ts', 'splitPath'], ['src/util/strings.ts', 'normalizePath'], ['src/util/index.ts', 'joinPath'], ['src/core/router.ts', 'Router']] as const);
+      if (!existsSync(join(root, target))) return 'noop';
+      const from = dirname(file).split('/');
+      const to = target.replace(/\.ts$/, '').split('/');
+      let common = 0;
+      while (common < from.length && from[common] === to[common]) common++;
+      const rel = [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
+      const spec = rel.startsWith('.') ? rel : `./${rel}`;
+      const call = name === 'Router' ? `new ${name}()` : `${name}('/x/${step}')`;
+      writeFileSync(abs, `import { ${name} as imported${step} } from '${spec}';\n` + text + `\nexport function calls${step}() {\n  return ${call.replace(name, `imported${step}`)};\n}\n`);
+      return `import-call ${name} from ${file}`;
+    }
+    case 'append': {
+      writeFileSync(abs, text + (/\.(ts|tsx|js)$/.test(file) ? `\nexport function added${step}(): string {\n  return normalizePath('/x${step}');\n}\n` : `\n// edit ${step}\n`));
+      return `append to ${file}`;
+    }
+    case 'flip': {
+      const i = text.search(/[a-z]{4,}/);
+      if (i < 0) return 'noop';
+      writeFileSync(abs, text.slice(0, i) + (text[i] === 'q' ? 'r' : 'q') + text.slice(i + 1));
+      return `flip a byte in ${file}`;
+    }
+    default: {
+      const lines = text.split('\n');
+      lines.splice(Math.floor(random() * lines.length), 0, '');
+      writeFileSync(abs, lines.join('\n'));
+      return `blank line in ${file}`;
+    }
+  }
+}
+
+test('content-only edits relink only what they affect and still equal a full extract', async () => {
+  const fx = copyFixture();
+  const random = rng(7041);
+  try {
+    const updOut = join(fx.dir, 'out-update');
+    const first = await runExtract({ root: fx.dir, outDir: updOut, workers: 0 });
+    let step = 100;
+    const modes = new Map<string, number>();
+    for (let round = 0; round < 10; round++) {
+      const changes: string[] = [];
+      const count = 1 + Math.floor(random() * 3);
+      for (let k = 0; k < count; k++) changes.push(mutateContent(fx.dir, random, ++step));
+      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
+      modes.set(upd.linkMode, (modes.get(upd.linkMode) ?? 0) + 1);
+      if (process.env.DEBUG_UPD) console.error(round, upd.linkMode, upd.relinked, changes.join("; "));
+      if (upd.linkMode === 'incremental') assert.ok(upd.relinked < first.files, `round ${round}: relinked ${upd.relinked} files`);
+      const fullOut = join(fx.dir, `out-full-c${round}`);
+      await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
+      const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
+      const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
+      if (a !== b) {
+        const la = a.split('\n');
+        const lb = b.split('\n');
+        assert.fail(`round ${round} after [${changes.join('; ')}] (${upd.linkMode}): update differs from full extract\nonly in update: ${la.filter((l) => !lb.includes(l)).slice(0, 5).join('\n')}\nonly in full: ${lb.filter((l) => !la.includes(l)).slice(0, 5).join('\n')}`);
+      }
+      assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `round ${round}: graph.cbor differs`);
+      assert.equal(readFileSync(join(updOut, 'GRAPH_REPORT.md'), 'utf8'), readFileSync(join(fullOut, 'GRAPH_REPORT.md'), 'utf8'), `round ${round}: report differs`);
+      rmSync(fullOut, { recursive: true });
+    }
+    assert.ok((modes.get('incremental') ?? 0) >= 5, `most rounds relink incrementally: ${JSON.stringify([...modes])}`);
+  } finally {
+    fx.cleanup();
+  }
+});

@@ -7,7 +7,7 @@
 import type { Confidence, GraphLink, GraphNode, HazardSite, NodeKey } from '../../graph/model.ts';
 import type { CallFact, FileFacts } from '../facts.ts';
 import type { ProjectContext } from '../project-context.ts';
-import { languageFamily, Resolver, type Resolved } from './resolver.ts';
+import { languageFamily, Resolver, type GuessData, type Resolved } from './resolver.ts';
 
 export const AMBIGUOUS_CAP = 4;
 const SCORE: Record<Confidence, number> = { EXTRACTED: 1, INFERRED: 0.8, AMBIGUOUS: 0.3 };
@@ -35,6 +35,31 @@ export interface LinkResult {
   links: GraphLink[];
   hazards: HazardSite[];
   unresolvedCalls: Record<string, number>;
+  /** What each file's linking read (by file path): for incremental relinking, see incremental.ts. */
+  deps: LinkDeps;
+}
+
+/** The output of linking one file: the links it is the `source_file` of, its hazards, its unresolved call count. */
+export interface FileLink {
+  links: GraphLink[];
+  hazards: HazardSite[];
+  unresolved: number;
+  /** Indices (into {@link Linker.files}) of the files whose facts linking this file read. */
+  reads: number[];
+  /** Global index entries consulted (see invalidatedKeys in incremental.ts). */
+  keys: string[];
+}
+
+/**
+ * Per linked file (sorted by path): what linking it read; the parameter-type guesses units read
+ * through `q` keys, and what each file contributed to them (see Resolver.prepare).
+ */
+export interface LinkDeps {
+  paths: string[];
+  reads: number[][];
+  keys: string[][];
+  guesses: Map<string, string | null>;
+  guessData: GuessData;
 }
 
 function basename(p: string): string {
@@ -43,64 +68,110 @@ function basename(p: string): string {
 
 /** Links all files' facts into graph nodes and links (community unset). */
 export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResult {
-  const files = [...input].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const R = new Resolver(files, context);
-  const nodes: GraphNode[] = [];
+  const linker = new Linker(input, context);
   const links: GraphLink[] = [];
   const hazards: HazardSite[] = [];
   const unresolvedCalls: Record<string, number> = {};
-  const seen = new Set<string>();
-  const idOf = (f: number, i: number): NodeKey => (i < 0 ? files[f]!.fileId : files[f]!.symbols[i]!.id);
+  const deps: LinkDeps = { paths: linker.files.map((f) => f.path), reads: [], keys: [], guesses: linker.guesses(), guessData: linker.R.guessInputs() };
+  for (let fi = 0; fi < linker.files.length; fi++) {
+    const out = linker.linkFile(fi);
+    for (const l of out.links) links.push(l);
+    for (const h of out.hazards) hazards.push(h);
+    if (out.unresolved) unresolvedCalls[linker.files[fi]!.path] = out.unresolved;
+    deps.reads.push(out.reads);
+    deps.keys.push(out.keys);
+  }
+  links.sort((a, b) => cmp(a.source, b.source) || cmp(a.target, b.target) || cmp(a.relation, b.relation));
+  return { nodes: linker.nodes(), links, hazards, unresolvedCalls, deps };
+}
 
-  const add = (source: NodeKey, target: NodeKey, relation: string, confidence: Confidence, file: string, line: number, score?: number): void => {
-    if (source === target && relation !== 'calls') return;
-    const key = `${source}\0${target}\0${relation}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    links.push({ source, target, relation, confidence, confidence_score: score ?? SCORE[confidence], source_file: file, source_location: `L${line}` });
-  };
+/**
+ * The linker over one set of files' facts (sorted by path): every node, and each file's links on
+ * demand ({@link linkFile}). A file's links depend only on the facts and global index entries its
+ * linking reads (recorded in the result), never on which other files were linked before it.
+ */
+export class Linker {
+  readonly files: FileFacts[];
+  readonly R: Resolver;
+  /** Global by-name index for dynamic_ref (string keys naming a unique symbol). */
+  private readonly byName = new Map<string, NodeKey[]>();
 
-  // Global by-name index for dynamic_ref (string keys naming a unique symbol).
-  const byName = new Map<string, NodeKey[]>();
-
-  // Package nodes (Go folders, Java packages): package -> file `contains` links.
-  const packageNodes = new Map<string, GraphNode>();
-  files.forEach((f) => {
-    if (!f.packageName || (f.language !== 'go' && f.language !== 'java')) return;
-    const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '.';
-    const id = f.language === 'go' ? `package:${dir}` : `package:${f.packageName}`;
-    if (!packageNodes.has(id)) {
-      packageNodes.set(id, { id, label: f.packageName, file_type: 'code', source_file: f.language === 'go' ? dir : f.path, source_location: 'L1', kind: 'package', language: f.language });
+  /**
+   * `guesses`: the previous run's guess contributions, reused for files that are not `dirty`
+   * (their parameter types read nothing that changed; see incremental.ts).
+   */
+  constructor(input: FileFacts[], context: ProjectContext, guesses?: { data: GuessData; dirty: (fi: number) => boolean }) {
+    this.files = [...input].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    this.R = new Resolver(this.files, context);
+    for (const f of this.files) {
+      for (const s of f.symbols) {
+        const l = this.byName.get(s.name);
+        if (l) l.push(s.id); else this.byName.set(s.name, [s.id]);
+      }
     }
-    add(id, f.fileId, 'contains', 'EXTRACTED', f.path, 1);
-  });
-  nodes.push(...packageNodes.values());
+    this.R.prepare(guesses);
+  }
 
-  files.forEach((f) => {
-    nodes.push({
-      id: f.fileId, label: basename(f.path), file_type: 'code', source_file: f.path, source_location: 'L1',
-      kind: 'file', language: f.language, ...(f.isTest ? { is_test: true } : {}), lines: f.lines,
-    });
-    for (const s of f.symbols) {
-      const n: GraphNode = {
-        id: s.id, label: s.qname, file_type: 'code', source_file: f.path, source_location: `L${s.span.start_line}`,
-        kind: s.kind, span: s.span, language: f.language, name: s.name,
-      };
-      if (s.visibility) n.visibility = s.visibility;
-      if (s.signature) n.signature = s.signature;
-      if (s.doc) n.doc = s.doc;
-      if (s.isTest) n.is_test = true;
-      if (s.exported) n.exported = true;
-      nodes.push(n);
-      const l = byName.get(s.name);
-      if (l) l.push(s.id); else byName.set(s.name, [s.id]);
+  /** The parameter-type guesses (see Resolver.guessTable). */
+  guesses(): Map<string, string | null> {
+    return this.R.guessTable();
+  }
+
+  /** Every node: package nodes (Go folders, Java packages), files and symbols, sorted by id. */
+  nodes(): GraphNode[] {
+    const nodes: GraphNode[] = [];
+    const packageNodes = new Map<string, GraphNode>();
+    for (const f of this.files) {
+      const id = packageNodeId(f);
+      if (id === null || packageNodes.has(id)) continue;
+      const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '.';
+      packageNodes.set(id, { id, label: f.packageName!, file_type: 'code', source_file: f.language === 'go' ? dir : f.path, source_location: 'L1', kind: 'package', language: f.language });
     }
-  });
+    nodes.push(...packageNodes.values());
+    for (const f of this.files) {
+      nodes.push({
+        id: f.fileId, label: basename(f.path), file_type: 'code', source_file: f.path, source_location: 'L1',
+        kind: 'file', language: f.language, ...(f.isTest ? { is_test: true } : {}), lines: f.lines,
+      });
+      for (const s of f.symbols) {
+        const n: GraphNode = {
+          id: s.id, label: s.qname, file_type: 'code', source_file: f.path, source_location: `L${s.span.start_line}`,
+          kind: s.kind, span: s.span, language: f.language, name: s.name,
+        };
+        if (s.visibility) n.visibility = s.visibility;
+        if (s.signature) n.signature = s.signature;
+        if (s.doc) n.doc = s.doc;
+        if (s.isTest) n.is_test = true;
+        if (s.exported) n.exported = true;
+        nodes.push(n);
+      }
+    }
+    nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return nodes;
+  }
 
-  for (let fi = 0; fi < files.length; fi++) {
+  /** Link file `fi`: structure, imports, inheritance, type references, calls, hazards. */
+  linkFile(fi: number): FileLink {
+    const { files, R, byName } = this;
+    R.beginUnit();
+    R.touch(fi);
+    const links: GraphLink[] = [];
+    const hazards: HazardSite[] = [];
+    const seen = new Set<string>();
+    const idOf = (f: number, i: number): NodeKey => (i < 0 ? R.file(f).fileId : R.file(f).symbols[i]!.id);
+    const add = (source: NodeKey, target: NodeKey, relation: string, confidence: Confidence, file: string, line: number, score?: number): void => {
+      if (source === target && relation !== 'calls') return;
+      const key = `${source}\0${target}\0${relation}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      links.push({ source, target, relation, confidence, confidence_score: score ?? SCORE[confidence], source_file: file, source_location: `L${line}` });
+    };
     const f = files[fi]!;
     const syms = f.symbols;
     const path = f.path;
+    // Package membership: package -> file.
+    const pkg = packageNodeId(f);
+    if (pkg !== null) add(pkg, f.fileId, 'contains', 'EXTRACTED', f.path, 1);
     // Structure.
     for (const s of syms) {
       if (s.parent < 0) add(f.fileId, s.id, 'contains', 'EXTRACTED', path, s.span.start_line);
@@ -114,7 +185,7 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
     for (const imp of f.imports) {
       const target = R.modules.resolve(fi, imp.module);
       if (target === null) continue;
-      add(f.fileId, files[target]!.fileId, imp.reexport ? 're_exports' : 'imports', 'EXTRACTED', path, imp.line);
+      add(f.fileId, R.file(target).fileId, imp.reexport ? 're_exports' : 'imports', 'EXTRACTED', path, imp.line);
       if (imp.imported && imp.imported !== '*') {
         const r = R.importValue(fi, { ...imp, reexport: false });
         if (r && r.v.t === 'sym') add(f.fileId, idOf(r.v.f, r.v.i), 'imports_from', r.inf ? 'INFERRED' : 'EXTRACTED', path, imp.line);
@@ -145,67 +216,73 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
         if (f.isTest && t.rel === 'calls' && !t.testTarget && targets.conf !== 'AMBIGUOUS') add(caller, t.id, 'tests', targets.conf, path, c.line);
       }
     }
-    if (unresolved) unresolvedCalls[path] = unresolved;
     // Hazards and dynamic_ref.
+    const unitKeys: string[] = [];
     for (const h of f.hazards) {
       const scope = h.scope >= 0 ? syms[h.scope]!.id : f.fileId;
       hazards.push({ kind: h.kind, scope, source_file: path, source_location: `L${h.line}`, text: h.text });
       if (h.key && h.kind !== 'dynamic_import') {
+        unitKeys.push(`n\0${h.key}`);
         const cands = byName.get(h.key);
         if (cands && cands.length === 1) add(scope, cands[0]!, 'dynamic_ref', 'INFERRED', path, h.line, 0.3);
       }
     }
-  }
+    const read = R.endUnit();
+    return { links, hazards, unresolved, reads: read.reads, keys: unitKeys.length ? [...new Set([...read.keys, ...unitKeys])] : read.keys };
 
-  nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  links.sort((a, b) => cmp(a.source, b.source) || cmp(a.target, b.target) || cmp(a.relation, b.relation));
-  return { nodes, links, hazards, unresolvedCalls };
-
-  function ambiguous(r: Resolver, f: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence } | null {
-    const cands = ambiguousCandidates(r, f, c);
-    if (cands.length === 0 || cands.length > AMBIGUOUS_CAP) return null;
-    const ids = cands.map(([cf, ci]) => ({ id: idOf(cf, ci), rel: 'calls', testTarget: files[cf]!.isTest }));
-    ids.sort((a, b) => cmp(a.id, b.id));
-    return { ids, conf: 'AMBIGUOUS' };
-  }
-
-  function resolveCall(r: Resolver, f: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence; score?: number } | null {
-    const target = (fi2: number, i: number, rel = 'calls') => ({ id: idOf(fi2, i), rel, testTarget: files[fi2]!.isTest });
-    if (c.form === 'super') {
-      const t = r.enclosingType(f, c.scope);
-      const base = t >= 0 ? r.bases(f, t)[0] : undefined;
-      if (!base) return null;
-      const ctor = constructorOf(r, base[0], base[1]);
-      return ctor ? { ids: [target(ctor[0], ctor[1])], conf: 'INFERRED' } : null;
+    function ambiguous(r: Resolver, fc: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence } | null {
+      const cands = ambiguousCandidates(r, fc, c);
+      if (cands.length === 0 || cands.length > AMBIGUOUS_CAP) return null;
+      const ids = cands.map(([cf, ci]) => ({ id: idOf(cf, ci), rel: 'calls', testTarget: r.file(cf).isTest }));
+      ids.sort((a, b) => cmp(a.id, b.id));
+      return { ids, conf: 'AMBIGUOUS' };
     }
-    const v: Resolved | null = r.typeOf(f, c.scope, c.callee);
-    if (!v) return ambiguous(r, f, c);
-    if (v.v.t === 'mod' && c.form === 'call') {
-      // `const m = require('./m'); m()`: the module's default export (`module.exports = fn`).
-      const d = r.resolveExport(v.v.f, 'default', 0);
-      if (d && d.v.t === 'sym' && r.isCallable(d.v.f, d.v.i)) return { ids: [target(d.v.f, d.v.i)], conf: 'INFERRED' };
+
+    function resolveCall(r: Resolver, fc: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence; score?: number } | null {
+      const target = (fi2: number, i: number, rel = 'calls') => ({ id: idOf(fi2, i), rel, testTarget: r.file(fi2).isTest });
+      if (c.form === 'super') {
+        const t = r.enclosingType(fc, c.scope);
+        const base = t >= 0 ? r.bases(fc, t)[0] : undefined;
+        if (!base) return null;
+        const ctor = constructorOf(r, base[0], base[1]);
+        return ctor ? { ids: [target(ctor[0], ctor[1])], conf: 'INFERRED' } : null;
+      }
+      const v: Resolved | null = r.typeOf(fc, c.scope, c.callee);
+      if (!v) return ambiguous(r, fc, c);
+      if (v.v.t === 'mod' && c.form === 'call') {
+        // `const m = require('./m'); m()`: the module's default export (`module.exports = fn`).
+        const d = r.resolveExport(v.v.f, 'default', 0);
+        if (d && d.v.t === 'sym' && r.isCallable(d.v.f, d.v.i)) return { ids: [target(d.v.f, d.v.i)], conf: 'INFERRED' };
+        return null;
+      }
+      if (v.v.t === 'ext' || v.v.t === 'mod' || v.v.t === 'pkg') return null;
+      if (v.v.t === 'inst') {
+        if (c.callee.k !== 'new') return null; // calling an instance (functor): unknown
+        const ctor = constructorOf(r, v.v.f, v.v.i); // Ruby `Foo.new`
+        return { ids: [ctor ? target(ctor[0], ctor[1]) : target(v.v.f, v.v.i, 'instantiates')], conf: 'EXTRACTED' };
+      }
+      const conf: Confidence = v.inf ? 'INFERRED' : 'EXTRACTED';
+
+      const vf = v.v.f;
+      const vi = v.v.i;
+      if (r.isCallable(vf, vi)) {
+        if (c.form === 'new') return r.sym(vf, vi).kind === 'constructor' ? { ids: [target(vf, vi)], conf } : null;
+        return { ids: [target(vf, vi)], conf, ...(v.guess ? { score: 0.5 } : {}) };
+      }
+      if (r.isTypeLike(vf, vi)) {
+        const ctor = constructorOf(r, vf, vi);
+        return { ids: [ctor ? target(ctor[0], ctor[1]) : target(vf, vi, 'instantiates')], conf };
+      }
       return null;
     }
-    if (v.v.t === 'ext' || v.v.t === 'mod' || v.v.t === 'pkg') return null;
-    if (v.v.t === 'inst') {
-      if (c.callee.k !== 'new') return null; // calling an instance (functor): unknown
-      const ctor = constructorOf(r, v.v.f, v.v.i); // Ruby `Foo.new`
-      return { ids: [ctor ? target(ctor[0], ctor[1]) : target(v.v.f, v.v.i, 'instantiates')], conf: 'EXTRACTED' };
-    }
-    const conf: Confidence = v.inf ? 'INFERRED' : 'EXTRACTED';
-
-    const vf = v.v.f;
-    const vi = v.v.i;
-    if (r.isCallable(vf, vi)) {
-      if (c.form === 'new') return r.sym(vf, vi).kind === 'constructor' ? { ids: [target(vf, vi)], conf } : null;
-      return { ids: [target(vf, vi)], conf, ...(v.guess ? { score: 0.5 } : {}) };
-    }
-    if (r.isTypeLike(vf, vi)) {
-      const ctor = constructorOf(r, vf, vi);
-      return { ids: [ctor ? target(ctor[0], ctor[1]) : target(vf, vi, 'instantiates')], conf };
-    }
-    return null;
   }
+}
+
+/** The package node a file hangs off (Go folders, Java packages), or null. */
+function packageNodeId(f: FileFacts): string | null {
+  if (!f.packageName || (f.language !== 'go' && f.language !== 'java')) return null;
+  const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '.';
+  return f.language === 'go' ? `package:${dir}` : `package:${f.packageName}`;
 }
 
 /**
@@ -213,7 +290,7 @@ export function linkGraph(input: FileFacts[], context: ProjectContext): LinkResu
  * AMBIGUOUS_CAP candidates (more: none, the call is counted as unresolved).
  */
 function ambiguousCandidates(r: Resolver, f: number, c: CallFact): [number, number][] {
-  const lang = r.files[f]!.language;
+  const lang = r.file(f).language;
   const e = c.callee;
   if (e.k === 'id' && GLOBAL_FALLBACK.has(lang)) {
     const list = r.globalsNamed(e.n).filter(([cf, ci]) => r.isCallable(cf, ci) || r.isTypeLike(cf, ci));
@@ -232,7 +309,7 @@ function constructorOf(r: Resolver, f: number, i: number): [number, number] | nu
   let cur: [number, number] | undefined = [f, i];
   while (cur && !seen.has(cur[0] * 1048576 + cur[1])) {
     seen.add(cur[0] * 1048576 + cur[1]);
-    const syms = r.files[cur[0]]!.symbols;
+    const syms = r.file(cur[0]).symbols;
     for (let k = cur[1] + 1; k < syms.length && syms[k]!.span.start_line <= syms[cur[1]]!.span.end_line; k++) {
       const s = syms[k]!;
       if (s.parent === cur[1] && (s.kind === 'constructor' || (s.kind === 'method' && CTOR_NAMES.has(s.name)))) return [cur[0], k];

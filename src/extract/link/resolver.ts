@@ -3,6 +3,16 @@
  * annotations, constructors, return types and fields, `this`/`super` with inheritance, package
  * scopes (Go folders, Java/C#/PHP namespaces) and, for languages without import-level precision,
  * a global by-name index. Every lookup is memoised or depth-bounded: linking stays O(total facts).
+ *
+ * Linking is done file by file ("units", see {@link Resolver.beginUnit}): memos start empty for each
+ * file, so a file's links are a function of the facts it reads, never of the order files are linked
+ * in (depth cut-offs and cycle guards would otherwise leak between files through the memos). Each
+ * unit records which files' facts it read and which global by-name index entries it consulted, so
+ * an incremental update can relink only the files whose inputs changed (see link/incremental.ts).
+ * Rule for changes here: read another file's facts only through `file()`, `ix()` or `sym()` (they
+ * record the read), and a global index only through a method that records its key (`packageMembers`,
+ * `globalsNamed`, `methodsNamed`, the `owned` lookup, `guessParamType`), with the key prefix added
+ * to contributedKeys (incremental.ts) when it is new. An unrecorded read makes `update` inexact.
  */
 import type { NodeKind } from '../../graph/model.ts';
 import type { BindingFact, Expr, FileFacts, ImportFact, NamePath, SymbolFact } from '../facts.ts';
@@ -33,7 +43,12 @@ const CALLABLE: ReadonlySet<NodeKind> = new Set(['function', 'method', 'construc
 const IMPLICIT_THIS: ReadonlySet<LanguageId> = new Set(['java', 'csharp', 'cpp', 'c', 'ruby']);
 /** Languages resolved through a global by-name index when scopes and imports do not decide. */
 const GLOBAL_NAMES: ReadonlySet<LanguageId> = new Set(['c', 'cpp', 'ruby', 'php', 'rust']);
-const MAX_DEPTH = 12;
+/**
+ * Nesting bound of name/expression resolution within one unit. Memos start empty per file, so long
+ * builder chains (`t.procedure.input(...).mutation(...)`) are resolved from scratch in each file:
+ * 20 keeps them (12 lost a few on trpc), memos keep the work linear.
+ */
+const MAX_DEPTH = 20;
 
 interface FileIndex {
   facts: FileFacts;
@@ -50,6 +65,16 @@ interface FileIndex {
   pkgKey: string | null;
 }
 
+/**
+ * Per file (in file order): the (parameter name, type file, type symbol) each annotated parameter
+ * resolved to, and the files and global index keys resolving them read.
+ */
+export interface GuessData {
+  contrib: [string, number, number][][];
+  reads: number[][];
+  keys: string[][];
+}
+
 /** Language family for by-name method candidates (TS and JS share one). */
 export function languageFamily(l: LanguageId): string {
   return l === 'typescript' || l === 'tsx' || l === 'javascript' ? 'js' : l;
@@ -61,7 +86,8 @@ function pushMap<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 }
 
 export class Resolver {
-  readonly idx: FileIndex[];
+  /** Per-file lookup tables, built on first use (see {@link ix}). */
+  private readonly idx: (FileIndex | undefined)[];
   readonly modules: ModuleResolver;
   /** package key -> name -> [file, symbol] (top-level symbols of the package's files). */
   private readonly packages = new Map<string, Map<string, [number, number][]>>();
@@ -76,16 +102,107 @@ export class Resolver {
   private readonly baseMemo = new Map<number, [number, number][]>();
   private depth = 0;
   private paramGuesses: Map<string, [number, number] | null> | null = null;
+  private guessData: GuessData | null = null;
+  private guessReuse: { data: GuessData; dirty: (fi: number) => boolean } | null = null;
   private guessing = false;
+  /** Current unit (0: none, reads are not recorded); `stamp[f] === unit` when f is in `unitReads`. */
+  private unit = 0;
+  private readonly stamp: Uint32Array;
+  private unitReads: number[] = [];
+  private unitKeys = new Set<string>();
 
   constructor(readonly files: readonly FileFacts[], readonly ctx: ProjectContext) {
     const byPath = new Map<string, number>();
     files.forEach((f, i) => byPath.set(f.path, i));
     this.modules = new ModuleResolver(files, byPath, ctx);
-    this.idx = files.map((f, fi) => this.indexFile(f, fi));
+    files.forEach((f, fi) => this.indexGlobals(f, fi));
+    this.idx = new Array<FileIndex | undefined>(files.length);
+    this.stamp = new Uint32Array(files.length);
   }
 
-  private indexFile(f: FileFacts, fi: number): FileIndex {
+  /**
+   * Start linking one file: empty memos (results never depend on what other units resolved) and
+   * empty read records. The parameter-type statistics are built first, outside any unit.
+   */
+  beginUnit(): void {
+    this.prepare();
+    this.startUnit();
+  }
+
+  private startUnit(): void {
+    this.exportMemo.clear();
+    this.bindingMemo.clear();
+    this.baseMemo.clear();
+    this.depth = 0;
+    this.unit++;
+    this.unitReads = [];
+    this.unitKeys = new Set();
+  }
+
+  /** What the current unit read: file indices (in first-read order) and global index keys. */
+  endUnit(): { reads: number[]; keys: string[] } {
+    const out = { reads: this.unitReads, keys: [...this.unitKeys] };
+    this.unitReads = [];
+    this.unitKeys = new Set();
+    return out;
+  }
+
+  /** Record that the current unit read file f's facts. */
+  touch(f: number): void {
+    if (this.stamp[f] !== this.unit) {
+      this.stamp[f] = this.unit;
+      this.unitReads.push(f);
+    }
+  }
+
+  /** Record that the current unit consulted a global index entry (see contributedKeys in incremental.ts). */
+  private key(k: string): void {
+    if (this.unit) this.unitKeys.add(k);
+  }
+
+  /** File f's facts, recorded as read. */
+  file(f: number): FileFacts {
+    this.touch(f);
+    return this.files[f]!;
+  }
+
+  private ix(f: number): FileIndex {
+    this.touch(f);
+    return (this.idx[f] ??= this.indexFile(this.files[f]!));
+  }
+
+  /**
+   * Build the parameter-type statistics (once, before any unit): one unit per file resolving its
+   * annotated parameters. With `reuse`, files that are not `dirty` keep their previous contributions.
+   */
+  prepare(reuse?: { data: GuessData; dirty: (fi: number) => boolean }): void {
+    if (this.paramGuesses) return;
+    if (reuse && reuse.data.contrib.length === this.files.length) this.guessReuse = reuse;
+    this.guessParamType('');
+    this.guessReuse = null;
+    this.exportMemo.clear();
+    this.bindingMemo.clear();
+    this.baseMemo.clear();
+    this.unit++;
+    this.unitReads = [];
+    this.unitKeys = new Set();
+  }
+
+  /** Per file: what its annotated parameters contributed to the guesses, and what resolving them read. */
+  guessInputs(): GuessData {
+    this.prepare();
+    return this.guessData!;
+  }
+
+  /** The parameter-type guesses (name -> `file:symbol` indices, or null): what units may read through `q` keys. */
+  guessTable(): Map<string, string | null> {
+    this.prepare();
+    const out = new Map<string, string | null>();
+    for (const [name, t] of this.paramGuesses!) out.set(name, t ? `${t[0]}:${t[1]}` : null);
+    return out;
+  }
+
+  private indexFile(f: FileFacts): FileIndex {
     const members = new Map<number, Map<string, number>>();
     f.symbols.forEach((s, i) => {
       let m = members.get(s.parent);
@@ -111,6 +228,11 @@ export class Resolver {
     }
     const exportsByName = new Map<string, string>();
     for (const e of f.exports) if (!exportsByName.has(e.exported)) exportsByName.set(e.exported, e.local);
+    return { facts: f, members, locals, fields, imports, exportsByName, reexports, pkgKey: this.packageKey(f) };
+  }
+
+  /** Add a file's entries to the global indexes: package members, methods declared outside their type, global names. */
+  private indexGlobals(f: FileFacts, fi: number): void {
     const pkgKey = this.packageKey(f);
     if (pkgKey) {
       let m = this.packages.get(pkgKey);
@@ -131,7 +253,6 @@ export class Resolver {
         if (p === -1 || (p >= 0 && !CALLABLE.has(f.symbols[p]!.kind) && (TYPE_LIKE.has(s.kind) || !TYPE_LIKE.has(f.symbols[p]!.kind)))) pushMap(this.globals, s.name, [fi, i]);
       });
     }
-    return { facts: f, members, locals, fields, imports, exportsByName, reexports, pkgKey };
   }
 
   private ownerScope(f: FileFacts): string {
@@ -147,16 +268,19 @@ export class Resolver {
   }
 
   sym(f: number, i: number): SymbolFact {
+    this.touch(f);
     return this.files[f]!.symbols[i]!;
   }
 
   /** Symbols of a package key (Go folder, Java package, ...) with a name. */
   packageMembers(key: string, name: string): [number, number][] {
+    this.key(`p\0${key}\0${name}`);
     return this.packages.get(key)?.get(name) ?? [];
   }
 
   /** Methods named `name` declared in files of a language family (`js`, `python`, `ruby`, `php`). */
   methodsNamed(family: string, name: string): [number, number][] {
+    this.key(`m\0${family}\0${name}`);
     if (!this.methodIndex) {
       this.methodIndex = new Map();
       this.files.forEach((file, fi) => {
@@ -170,23 +294,24 @@ export class Resolver {
   }
 
   globalsNamed(name: string): [number, number][] {
+    this.key(`g\0${name}`);
     return this.globals.get(name) ?? [];
   }
 
   /** The innermost type symbol enclosing a scope, or -1. */
   enclosingType(f: number, scope: number): number {
-    const syms = this.files[f]!.symbols;
+    const syms = this.file(f).symbols;
     for (let s = scope; s >= 0; s = syms[s]!.parent) if (TYPE_LIKE.has(syms[s]!.kind)) return s;
     return -1;
   }
 
   /** The type a method declared outside its type belongs to (Go receiver, Rust impl, C++ `T::m`). */
   ownerType(f: number, scope: number): [number, number] | null {
-    const syms = this.files[f]!.symbols;
+    const syms = this.file(f).symbols;
     for (let s = scope; s >= 0; s = syms[s]!.parent) {
       const o = syms[s]!.owner;
       if (o) {
-        const pkg = this.idx[f]!.pkgKey;
+        const pkg = this.ix(f).pkgKey;
         const local = this.resolveType(f, -1, [o]);
         if (local) return local;
         const list = pkg ? this.packageMembers(pkg, o) : this.globalsNamed(o);
@@ -210,7 +335,7 @@ export class Resolver {
   }
 
   private resolveNameInner(f: number, scope: number, name: string): Resolved | null {
-    const fx = this.idx[f]!;
+    const fx = this.ix(f);
     const syms = fx.facts.symbols;
     const lang = fx.facts.language;
     for (let s = scope; s >= 0; s = syms[s]!.parent) {
@@ -296,22 +421,44 @@ export class Resolver {
    */
   guessParamType(name: string): [number, number] | null {
     if (this.guessing) return null; // re-entered while the statistics are being built
+    this.key(`q\0${name}`);
     if (!this.paramGuesses) {
       this.guessing = true;
-      const counts = new Map<string, Map<number, number>>();
-      const where = new Map<number, [number, number]>();
-      this.files.forEach((file, fi) => {
-        for (const b of file.bindings) {
+      // Each file's annotated parameters are resolved as one unit (empty memos, reads recorded),
+      // so a file's contributions can be reused while nothing they read changed.
+      const data: GuessData = { contrib: [], reads: [], keys: [] };
+      const reuse = this.guessReuse;
+      for (let fi = 0; fi < this.files.length; fi++) {
+        if (reuse && !reuse.dirty(fi)) {
+          data.contrib.push(reuse.data.contrib[fi]!);
+          data.reads.push(reuse.data.reads[fi]!);
+          data.keys.push(reuse.data.keys[fi]!);
+          continue;
+        }
+        this.startUnit();
+        const contrib: [string, number, number][] = [];
+        for (const b of this.files[fi]!.bindings) {
           if (!b.param || !b.type) continue;
           const t = this.resolveType(fi, b.scope, b.type);
-          if (!t) continue;
-          const key = t[0] * 1048576 + t[1];
-          where.set(key, t);
-          let m = counts.get(b.name);
-          if (!m) counts.set(b.name, (m = new Map()));
+          if (t) contrib.push([b.name, t[0], t[1]]);
+        }
+        const read = this.endUnit();
+        data.contrib.push(contrib);
+        data.reads.push(read.reads);
+        data.keys.push(read.keys);
+      }
+      this.guessData = data;
+      const counts = new Map<string, Map<number, number>>();
+      const where = new Map<number, [number, number]>();
+      for (const contrib of data.contrib) {
+        for (const [bname, tf, ti] of contrib) {
+          const key = tf * 1048576 + ti;
+          where.set(key, [tf, ti]);
+          let m = counts.get(bname);
+          if (!m) counts.set(bname, (m = new Map()));
           m.set(key, (m.get(key) ?? 0) + 1);
         }
-      });
+      }
       this.paramGuesses = new Map();
       for (const [n, m] of counts) {
         let total = 0;
@@ -347,7 +494,7 @@ export class Resolver {
 
   /** Imports whose module is not a file: Go packages, Java/C# namespaces and classes, Rust paths. */
   private foreignImport(f: number, imp: ImportFact): Resolved | null {
-    const lang = this.files[f]!.language;
+    const lang = this.file(f).language;
     if (lang === 'go') {
       for (const m of this.ctx.goModules) {
         if (imp.module === m.module || imp.module.startsWith(m.module + '/')) {
@@ -359,6 +506,7 @@ export class Resolver {
     }
     if (lang === 'java' || lang === 'csharp' || lang === 'php') {
       const prefix = lang === 'csharp' ? 'cs' : lang;
+      if (imp.imported === '*') this.key(`P\0${prefix}:${imp.module}`);
       if (imp.imported === '*') return this.packages.has(`${prefix}:${imp.module}`) ? { v: { t: 'pkg', key: `${prefix}:${imp.module}` }, inf: false } : { v: { t: 'ext' }, inf: false };
       const list = this.packageMembers(`${prefix}:${imp.module}`, imp.imported);
       if (list.length) return { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: false };
@@ -369,7 +517,7 @@ export class Resolver {
 
   /** Python `from pkg import mod`: a submodule file of a package. */
   private submodule(pkgFile: number, name: string): Resolved | null {
-    const f = this.files[pkgFile]!;
+    const f = this.file(pkgFile);
     if (f.language !== 'python' || !f.path.endsWith('__init__.py')) return null;
     const t = this.modules.resolve(pkgFile, `.${name}`);
     return t === null ? null : { v: { t: 'mod', f: t }, inf: false };
@@ -387,7 +535,7 @@ export class Resolver {
   }
 
   private resolveExportInner(f: number, name: string, depth: number): Resolved | null {
-    const fx = this.idx[f]!;
+    const fx = this.ix(f);
     const lang = fx.facts.language;
     const local = fx.exportsByName.get(name);
     if (local !== undefined) {
@@ -461,9 +609,10 @@ export class Resolver {
     const key = f * 1048576 + i;
     if (seen.has(key) || seen.size > 32) return null;
     seen.add(key);
-    const fx = this.idx[f]!;
+    const fx = this.ix(f);
     const child = fx.members.get(i)?.get(name);
     if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: seen.size > 1 };
+    this.key(`o\0${this.ownerScope(fx.facts)}`);
     const owned = this.owned.get(`${this.ownerScope(fx.facts)}\0${this.sym(f, i).name}\0${name}`);
     if (owned) return { v: { t: 'sym', f: owned[0], i: owned[1] }, inf: seen.size > 1 };
     const fields = fx.fields.get(i)?.get(name);

@@ -6,11 +6,11 @@ import type { GraphDocument, GraphLink, GraphNode } from '../../graph/model.ts';
  * document content always gives the same bytes, whatever order it was built in. Browser-safe.
  */
 
-const NODE_KEYS = [
+export const NODE_KEYS = [
   'id', 'label', 'kind', 'file_type', 'source_file', 'source_location', 'language', 'visibility', 'span',
   'signature', 'doc', 'is_test', 'community',
 ];
-const LINK_KEYS = ['source', 'target', 'relation', 'confidence', 'confidence_score', 'source_file', 'source_location'];
+export const LINK_KEYS = ['source', 'target', 'relation', 'confidence', 'confidence_score', 'source_file', 'source_location'];
 const SPAN_KEYS = ['start_line', 'start_col', 'end_line', 'end_col'];
 const SIGNATURE_KEYS = ['params', 'returns', 'raw'];
 const PARAM_KEYS = ['name', 'type', 'optional', 'default'];
@@ -41,10 +41,7 @@ export function sortGraph(doc: GraphDocument): void {
 
 /** Serialize a (sorted) graph document canonically. */
 export function stringifyGraph(doc: GraphDocument): string {
-  const parts: string[] = [];
-  parts.push(`{"directed":${JSON.stringify(doc.directed)},"multigraph":${JSON.stringify(doc.multigraph)},`);
-  parts.push(`"built_at_commit":${JSON.stringify(doc.built_at_commit ?? null)},\n`);
-  parts.push(`"graph":${canonicalJson(doc.graph)},\n`);
+  const parts: string[] = [headerText(doc)];
   // One array stringify each (much faster than one call per record), then a line break per record.
   const nodes = JSON.stringify(doc.nodes.map((n: GraphNode) => ordered(n, NODE_KEYS)));
   const links = JSON.stringify(doc.links.map((l: GraphLink) => ordered(l, LINK_KEYS)));
@@ -54,55 +51,8 @@ export function stringifyGraph(doc: GraphDocument): string {
   return parts.join('');
 }
 
-/**
- * graph.json of `doc` made from `previous`, the canonical text of an earlier version of it that
- * differs only in the header lines (directed/multigraph/built_at_commit, graph meta) and in the
- * records at `nodeIndices` / `linkIndices` (same record count, same order): those lines are
- * re-serialized, every other line is copied. Equal to `stringifyGraph(doc)` when that premise holds;
- * null when `previous` does not have the layout stringifyGraph writes for this many records or a
- * replaced line does not start with its record's key (the caller then serializes in full).
- */
-export function patchGraphText(previous: string, doc: GraphDocument, nodeIndices: Iterable<number>, linkIndices: Iterable<number>): string | null {
-  const n = doc.nodes.length;
-  const m = doc.links.length;
-  if (n === 0 || m === 0) return null;
-  // Line k of the text: nodes are lines 3 .. 3+n-1, links 3+n+2 .. 3+n+2+m-1.
-  const lineCount = 3 + n + 2 + m + 2;
-  const starts = new Int32Array(lineCount + 1);
-  let at = 0;
-  for (let k = 0; k < lineCount; k++) {
-    starts[k] = at;
-    const nl = previous.indexOf('\n', at);
-    if (nl < 0) return null;
-    at = nl + 1;
-  }
-  starts[lineCount] = at;
-  if (at !== previous.length) return null;
-  const line = (k: number): string => previous.slice(starts[k]!, starts[k + 1]! - 1);
-  if (line(2) !== '"nodes":[' || line(3 + n) !== '],' || line(4 + n) !== '"links":[' || line(5 + n + m) !== '],') return null;
-  const replaced = new Map<number, string>();
-  for (const i of nodeIndices) {
-    const node = doc.nodes[i]!;
-    if (!line(3 + i).startsWith(`{"id":${JSON.stringify(node.id)},`)) return null;
-    replaced.set(3 + i, orderedJson(node, NODE_KEYS) + (i < n - 1 ? ',' : ''));
-  }
-  for (const j of linkIndices) {
-    const l = doc.links[j]!;
-    if (!line(5 + n + j).startsWith(`{"source":${JSON.stringify(l.source)},"target":${JSON.stringify(l.target)},"relation":${JSON.stringify(l.relation)},`)) return null;
-    replaced.set(5 + n + j, orderedJson(l, LINK_KEYS) + (j < m - 1 ? ',' : ''));
-  }
-  const parts: string[] = [headerText(doc)];
-  let from = starts[2]!;
-  for (const k of [...replaced.keys()].sort((a, b) => a - b)) {
-    parts.push(previous.slice(from, starts[k]!), replaced.get(k)!, '\n');
-    from = starts[k + 1]!;
-  }
-  parts.push(previous.slice(from, starts[lineCount - 1]!), `"hyperedges":${canonicalJson(doc.hyperedges ?? [])}}\n`);
-  return parts.join('');
-}
-
 /** The first two lines of graph.json: the top-level flags and commit, then the graph meta. */
-function headerText(doc: GraphDocument): string {
+export function headerText(doc: GraphDocument): string {
   return `{"directed":${JSON.stringify(doc.directed)},"multigraph":${JSON.stringify(doc.multigraph)},`
     + `"built_at_commit":${JSON.stringify(doc.built_at_commit ?? null)},\n`
     + `"graph":${canonicalJson(doc.graph)},\n`;
@@ -117,7 +67,7 @@ function orderedJson(obj: object, known: readonly string[]): string {
  * canonical too). JSON.stringify keeps insertion order (integer-like keys aside, which it orders
  * numerically: deterministic either way) and is fast on such plain objects.
  */
-function ordered(obj: object, known: readonly string[]): Record<string, unknown> {
+export function ordered(obj: object, known: readonly string[]): Record<string, unknown> {
   const record = obj as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of known) {

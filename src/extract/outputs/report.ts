@@ -109,6 +109,12 @@ export function renderReport(input: ReportInput): string {
     if (TEST_REACH_RELATIONS.has(rel)) reverse[ig.dst[e]!]!.push(e);
   }
   const reverseArr = reverse.map((r) => Uint32Array.from(r));
+  const testCounts = new Map<number, number>();
+  const testsOf = (i: number): number => {
+    let c = testCounts.get(i);
+    if (c === undefined) testCounts.set(i, (c = testsReaching(ig, reverseArr, i)));
+    return c;
+  };
   const gods = nodes
     .map((_, i) => i)
     .filter((i) => nodes[i]!.kind !== 'file' && degree[i]! > 0)
@@ -119,7 +125,7 @@ export function renderReport(input: ReportInput): string {
     out.push('| symbol | kind | file | degree | in | tests reaching |', '|---|---|---|---:|---:|---:|');
     for (const i of gods) {
       const n = nodes[i]!;
-      out.push(`| \`${md(nodeName(n))}\` | ${n.kind} | ${md(n.source_file)} | ${degree[i]} | ${inDeg[i]} | ${testsReaching(ig, reverseArr, i)} |`);
+      out.push(`| \`${md(nodeName(n))}\` | ${n.kind} | ${md(n.source_file)} | ${degree[i]} | ${inDeg[i]} | ${testsOf(i)} |`);
     }
   } else out.push('(no dependency edges)');
   out.push('');
@@ -189,7 +195,7 @@ export function renderReport(input: ReportInput): string {
   const ambiguous = doc.links.find((l) => l.confidence === 'AMBIGUOUS');
   if (ambiguous) questions.push(`Which target does the ambiguous call at ${md(ambiguous.source_file)}:${md(ambiguous.source_location)} really reach?`);
   if ((meta.hazards ?? []).length) questions.push('Where does the code dispatch dynamically (by name, eval, dynamic import), and what could those sites reach?');
-  const untested = gods.find((i) => testsReaching(ig, reverseArr, i) === 0);
+  const untested = gods.find((i) => testsOf(i) === 0);
   if (untested !== undefined) questions.push(`\`${md(nodeName(nodes[untested]!))}\` is central but no test reaches it: what would a test for it look like?`);
   out.push(...(questions.length ? questions.map((q) => `- ${q}`) : ['- (graph too small for suggestions)']), '');
 

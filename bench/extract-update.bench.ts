@@ -1,0 +1,124 @@
+// One-file `synaptic update` benchmark, end to end through the CLI (process start to exit): an edit
+// that only moves lines (a blank line on top: the positions path) and an edit that changes facts (a
+// new function calling one of the file's functions: the incremental relink), each followed by the
+// update that restores the file. Target (issue 3): <= 1 s on a ~640k-line TypeScript repository.
+// Run: `EXTRACT_BENCH_REPO=/tmp/corpus/prisma npx tsx bench/extract-update.bench.ts`
+// Options: EXTRACT_BENCH_CLI (path of the compiled main.js to run), EXTRACT_UPDATE_RUNS (default 3), EXTRACT_UPDATE_FILE (repo-relative file to edit),
+// EXTRACT_UPDATE_VERIFY=1 (after a facts edit, compare the update's outputs byte for byte with a
+// fresh full extract of the same tree). Outputs go to a temp folder; the edited file is restored.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ExtractSummary } from '../src/extract/pipeline.node.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface UpdateRun {
+  edit: 'shift' | 'shift-restore' | 'facts' | 'facts-restore';
+  linkMode: ExtractSummary['linkMode'];
+  relinked: number;
+  wallMs: number;
+  /** CPU ms of the whole update process (startup included). */
+  cpuMs: number;
+  peakRssMb: number;
+  phasesCpuMs: ExtractSummary['cpuMs'];
+}
+
+function cli(): string[] {
+  if (process.env.EXTRACT_BENCH_CLI) return [process.env.EXTRACT_BENCH_CLI];
+  for (const main of ['dist/src/cli/main.js', 'dist/cli/main.js']) if (existsSync(join(ROOT, main))) return [join(ROOT, main)];
+  return ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+}
+
+function run(args: string[]): { summary: ExtractSummary; wallMs: number } {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [...cli(), ...args, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const wallMs = performance.now() - started;
+  if (r.status !== 0) throw new Error(`Cannot run synaptic ${args[0]}: exit ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  return { summary: JSON.parse(r.stdout) as ExtractSummary, wallMs };
+}
+
+/** A mid-sized TypeScript file with a top-level function to call. */
+function pickFile(repo: string, out: string): string {
+  const manifest = JSON.parse(readFileSync(join(out, '.manifest.json'), 'utf8')) as { files: Record<string, { size: number; status: string; language: string }> };
+  const ts = Object.entries(manifest.files).filter(([p, e]) => e.status === 'ok' && e.language === 'typescript' && !p.endsWith('.d.ts'));
+  const mid = ts.filter(([, e]) => e.size > 4000 && e.size < 40000);
+  const candidates = (mid.length ? mid : ts).sort((a, b) => a[1].size - b[1].size || (a[0] < b[0] ? -1 : 1)).map(([p]) => p);
+  const start = Math.floor(candidates.length / 2);
+  for (let k = 0; k < candidates.length; k++) {
+    const p = candidates[(start + k) % candidates.length]!;
+    if (/^(?:export )?function (\w+)\(\)/m.test(readFileSync(join(repo, p), 'utf8'))) return p;
+  }
+  throw new Error(`Cannot bench update: no TypeScript file with a parameterless top-level function in ${repo}`);
+}
+
+function same(a: string, b: string): boolean {
+  return readFileSync(a).equals(readFileSync(b));
+}
+
+export async function runUpdateBench(repo: string, runs = 3, file?: string, verify = false): Promise<{ file: string; runs: UpdateRun[]; verified: boolean | null }> {
+  const work = mkdtempSync(join(tmpdir(), 'synaptic-update-bench-'));
+  const out = join(work, 'out');
+  let restore: (() => void) | null = null;
+  try {
+    run(['extract', repo, '--out', out]);
+    const rel = file ?? pickFile(repo, out);
+    const abs = join(repo, rel);
+    const original = readFileSync(abs, 'utf8');
+    restore = () => writeFileSync(abs, original);
+    const callee = /^(?:export )?(?:async )?function (\w+)\(/m.exec(original)?.[1];
+    const results: UpdateRun[] = [];
+    const measure = (edit: UpdateRun['edit'], text: string): void => {
+      writeFileSync(abs, text);
+      const { summary: s, wallMs } = run(['update', repo, '--out', out]);
+      results.push({
+        edit, linkMode: s.linkMode, relinked: s.relinked, wallMs: Math.round(wallMs), cpuMs: s.processCpuMs, peakRssMb: s.peakRssMb, phasesCpuMs: s.cpuMs,
+      });
+    };
+    let verified: boolean | null = null;
+    for (let i = 0; i < runs; i++) {
+      measure('shift', `\n${original}`);
+      measure('shift-restore', original);
+      const edited = `${original}\nexport function synapticBenchAdded${i}(): void {\n  ${callee ? `${callee}();` : ''}\n}\n`;
+      measure('facts', edited);
+      if (verify && verified === null) {
+        const full = join(work, 'full');
+        run(['extract', repo, '--out', full]);
+        verified = ['graph.json', 'graph.cbor', 'GRAPH_REPORT.md'].every((f) => same(join(out, f), join(full, f)));
+        rmSync(full, { recursive: true, force: true });
+      }
+      measure('facts-restore', original);
+    }
+    restore();
+    restore = null;
+    return { file: rel, runs: results, verified };
+  } finally {
+    restore?.();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  let repo = process.env.EXTRACT_BENCH_REPO;
+  let scratch: string | null = null;
+  if (!repo) {
+    scratch = mkdtempSync(join(tmpdir(), 'synaptic-update-fixture-'));
+    repo = join(scratch, 'repo');
+    cpSync(join(ROOT, 'test/fixtures/repo'), repo, { recursive: true, filter: (src) => !src.includes('synaptic-out') });
+  }
+  const runs = Number(process.env.EXTRACT_UPDATE_RUNS ?? 3);
+  runUpdateBench(repo, runs, process.env.EXTRACT_UPDATE_FILE, process.env.EXTRACT_UPDATE_VERIFY === '1').then(
+    (r) => {
+      console.table(r.runs.map((x) => ({ edit: x.edit, mode: x.linkMode, relinked: x.relinked, 'wall ms': x.wallMs, 'cpu ms': x.cpuMs, 'rss MB': x.peakRssMb })));
+      console.log(JSON.stringify({ file: r.file, verified: r.verified, runs: r.runs }));
+    },
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exitCode = 1;
+    },
+  ).finally(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+}

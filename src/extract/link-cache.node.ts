@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Encoder, decode } from 'cbor-x';
+import type { LinkDeps } from './link/index.ts';
+import { writeAtomic } from './repo-files.node.ts';
+
+/**
+ * The link cache (synaptic-out/.link.cbor): what linking each file read in the run that wrote it
+ * (see LinkDeps and link/incremental.ts), under an id that synaptic-out/.graph-state.json names, so
+ * an update trusts it only together with the graph it describes.
+ */
+export const LINK_CACHE_FILE = '.link.cbor';
+const LINK_CACHE_VERSION = 2;
+
+interface Wire {
+  version: number;
+  id: string;
+  extractor_version: string;
+  paths: string[];
+  offsets: Uint32Array;
+  reads: Uint32Array;
+  keys: string[][];
+  guesses: [string, string | null][];
+  /** Guess contributions: per file, offsets into the flat name / type-file / type-symbol columns; reads and keys as for links. */
+  g_offsets: Uint32Array;
+  g_names: string[];
+  g_files: Uint32Array;
+  g_symbols: Uint32Array;
+  g_read_offsets: Uint32Array;
+  g_reads: Uint32Array;
+  g_keys: string[][];
+}
+
+function flatten(lists: number[][]): { offsets: Uint32Array; values: Uint32Array } {
+  const offsets = new Uint32Array(lists.length + 1);
+  let total = 0;
+  for (let i = 0; i < lists.length; i++) {
+    total += lists[i]!.length;
+    offsets[i + 1] = total;
+  }
+  const values = new Uint32Array(total);
+  for (let i = 0; i < lists.length; i++) values.set(lists[i]!, offsets[i]!);
+  return { offsets, values };
+}
+
+function unflatten(offsets: Uint32Array, values: Uint32Array): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i + 1 < offsets.length; i++) out.push(Array.from(values.subarray(offsets[i]!, offsets[i + 1]!)));
+  return out;
+}
+
+export function writeLinkCache(outDir: string, id: string, version: string, deps: LinkDeps): void {
+  const { offsets, values: reads } = flatten(deps.reads);
+  const g = deps.guessData;
+  const gOffsets = new Uint32Array(g.contrib.length + 1);
+  const gNames: string[] = [];
+  const gFiles: number[] = [];
+  const gSymbols: number[] = [];
+  for (let i = 0; i < g.contrib.length; i++) {
+    for (const [name, f, s] of g.contrib[i]!) {
+      gNames.push(name);
+      gFiles.push(f);
+      gSymbols.push(s);
+    }
+    gOffsets[i + 1] = gNames.length;
+  }
+  const gReads = flatten(g.reads);
+  const wire: Wire = {
+    version: LINK_CACHE_VERSION, id, extractor_version: version, paths: deps.paths, offsets, reads, keys: deps.keys,
+    guesses: [...deps.guesses],
+    g_offsets: gOffsets, g_names: gNames, g_files: Uint32Array.from(gFiles), g_symbols: Uint32Array.from(gSymbols),
+    g_read_offsets: gReads.offsets, g_reads: gReads.values, g_keys: g.keys,
+  };
+  writeAtomic(join(outDir, LINK_CACHE_FILE), new Encoder({ useRecords: false }).encode(wire));
+}
+
+/** The cached link dependencies when the file exists with this id and extractor version; null otherwise. */
+export function loadLinkCache(outDir: string, id: string, version: string): LinkDeps | null {
+  try {
+    const w = decode(readFileSync(join(outDir, LINK_CACHE_FILE))) as Partial<Wire>;
+    if (!w || w.version !== LINK_CACHE_VERSION || w.id !== id || w.extractor_version !== version) return null;
+    if (!Array.isArray(w.paths) || !(w.offsets instanceof Uint32Array) || !(w.reads instanceof Uint32Array) || !Array.isArray(w.keys) || !Array.isArray(w.guesses)) return null;
+    if (!(w.g_offsets instanceof Uint32Array) || !Array.isArray(w.g_names) || !(w.g_files instanceof Uint32Array) || !(w.g_symbols instanceof Uint32Array)) return null;
+    if (!(w.g_read_offsets instanceof Uint32Array) || !(w.g_reads instanceof Uint32Array) || !Array.isArray(w.g_keys)) return null;
+    const n = w.paths.length;
+    if (w.offsets.length !== n + 1 || w.keys.length !== n || w.offsets[n] !== w.reads.length) return null;
+    if (w.g_offsets.length !== n + 1 || w.g_offsets[n] !== w.g_names.length || w.g_files.length !== w.g_names.length || w.g_symbols.length !== w.g_names.length) return null;
+    if (w.g_read_offsets.length !== n + 1 || w.g_read_offsets[n] !== w.g_reads.length || w.g_keys.length !== n) return null;
+    const contrib: [string, number, number][][] = [];
+    for (let i = 0; i < n; i++) {
+      const list: [string, number, number][] = [];
+      for (let k = w.g_offsets[i]!; k < w.g_offsets[i + 1]!; k++) list.push([w.g_names[k]!, w.g_files[k]!, w.g_symbols[k]!]);
+      contrib.push(list);
+    }
+    return {
+      paths: w.paths, reads: unflatten(w.offsets, w.reads), keys: w.keys, guesses: new Map(w.guesses),
+      guessData: { contrib, reads: unflatten(w.g_read_offsets, w.g_reads), keys: w.g_keys },
+    };
+  } catch {
+    return null; // no usable cache: a full link
+  }
+}
