@@ -1,24 +1,32 @@
-// Load on `synaptic serve --http` over loopback: N concurrent clients issue a fixed number of mixed
-// tool calls (find_callers, affected, query_graph, get_source) while a stalled SSE listener and a
-// byte-by-byte body sit on other connections. Reports calls/s, latency percentiles and errors.
+// Load on `synaptic serve --http` over loopback: 64 keep-alive clients issue 20,000 mixed tool calls
+// (find_callers, affected, query_graph, get_source) with varied arguments, while a stalled SSE
+// listener and a byte-by-byte body sit on other connections. Two measurements, as load tests do:
+//   closed loop (saturation): each client sends its next call as soon as the previous answer is in;
+//     gives the throughput ceiling (calls/s) and the latency at saturation (mean = clients / rate).
+//   open loop (target rate, HTTP_BENCH_RATE, default 2000 calls/s): calls are scheduled at fixed
+//     times spread over the clients; latency runs from the scheduled send time, so a server that
+//     falls behind is charged for the queue it builds (no coordinated omission).
+// Every answer is parsed and checked (status 200, same JSON-RPC id, a result): errors and dropped
+// responses are counted. Server and client CPU per call come from /proc and process.cpuUsage().
 // HTTP_BENCH_GRAPH=<graph.json> picks the graph (>= 50k nodes for the issue's target); without it the
-// fixture repo is extracted. BENCH_QUICK=1: fewer calls and clients. No timing asserts.
+// fixture repo is extracted. BENCH_QUICK=1: fewer calls and clients. HTTP_BENCH_NODE_ARGS adds node
+// flags to the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof); HTTP_BENCH_DEBUG=1 logs the slowest
+// calls of each run. No timing asserts.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
+/** HTTP_BENCH_CLI=<main.js> serves from another build (A/B runs against an older checkout). */
+const CLI = process.env.HTTP_BENCH_CLI ?? join(ROOT, 'dist/cli/main.js');
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const TOOLS = ['find_callers', 'affected', 'query_graph', 'get_source'] as const;
 
-export interface HttpBenchResult {
-  graph: string;
-  nodes: number;
-  clients: number;
+export interface LoadRun {
   calls: number;
   seconds: number;
   callsPerSecond: number;
@@ -27,11 +35,62 @@ export interface HttpBenchResult {
   max: number;
   errors: number;
   toolErrors: number;
+  /** Calls sent without an answer (closed connection, missing or mismatched id). */
+  dropped: number;
+  /** Server CPU (user + system) per call, ms; undefined where /proc is unavailable. */
+  serverCpuMsPerCall?: number;
+  /** Share of the server's CPU spent in the kernel (socket writes and reads, stats, file reads). */
+  serverSystemShare?: number;
+  clientCpuMsPerCall: number;
   byTool: Record<string, { p50: number; p99: number; count: number }>;
 }
 
-function percentile(sorted: number[], p: number): number {
+export interface HttpBenchResult {
+  graph: string;
+  nodes: number;
+  clients: number;
+  /** Closed loop (saturation), flat so the bench table shows it. */
+  calls: number;
+  seconds: number;
+  callsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  toolErrors: number;
+  dropped: number;
+  serverCpuMsPerCall?: number;
+  serverSystemShare?: number;
+  clientCpuMsPerCall: number;
+  byTool: LoadRun['byTool'];
+  /** Open loop at targetRate; latency from the scheduled send time. */
+  openLoop: LoadRun & { targetRate: number };
+  warmupCalls: number;
+  load: { start: number; end: number };
+}
+
+function percentile(sorted: Float64Array | number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
+}
+
+/** CPU ms (user + system) of a process so far, from /proc (Linux). */
+function processCpuMs(pid: number | undefined): { total: number; system: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state is field 3, utime field 14, stime field 15 (1-based, clock ticks of 10 ms).
+    return { total: (Number(fields[11]) + Number(fields[12])) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return undefined;
+  }
+}
+
+interface Prepared {
+  tool: number;
+  /** Flat [name, value, ...] list: undici sends it without re-validating an object per call. */
+  headers: string[];
+  body: Buffer;
 }
 
 export async function runHttpBench(opts: { quick: boolean; graph?: string; log?: (m: string) => void }): Promise<HttpBenchResult> {
@@ -44,14 +103,20 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
     execFileSync(process.execPath, [CLI, 'extract', join(work, 'repo')], { stdio: 'ignore' });
     graph = join(work, 'repo/synaptic-out/graph.json');
   }
-  const doc = JSON.parse(readFileSync(graph, 'utf8')) as { nodes: { id: string; label: string; kind: string }[] };
-  const symbols = doc.nodes.filter((n) => n.kind === 'function' || n.kind === 'method').map((n) => n.id);
-  const words = [...new Set(doc.nodes.flatMap((n) => n.label.split(/[^A-Za-z]+|(?=[A-Z])/).filter((w) => w.length > 3)))].slice(0, 2000);
+  // Only the names are kept: the parsed document would make every GC of the load client slow.
+  const { symbols, words, nodes } = (() => {
+    const doc = JSON.parse(readFileSync(graph, 'utf8')) as { nodes: { id: string; label: string; kind: string }[] };
+    const sym = doc.nodes.filter((n) => n.kind === 'function' || n.kind === 'method').map((n) => n.id);
+    const w = [...new Set(doc.nodes.flatMap((n) => n.label.split(/[^A-Za-z]+|(?=[A-Z])/).filter((x) => x.length > 3)))].slice(0, 2000);
+    return { symbols: sym, words: w, nodes: doc.nodes.length };
+  })();
   const ready = join(work ?? mkdtempSync(join(tmpdir(), 'synaptic-http-bench-')), 'ready.json');
-  const server = spawn(process.execPath, [CLI, 'serve', '--graph', graph, '--http', '127.0.0.1:0', '--ready-file', ready], {
+  const nodeArgs = (process.env.HTTP_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const server = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--graph', graph, '--http', '127.0.0.1:0', '--ready-file', ready], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, SYNAPTIC_API_KEY: '', SYNAPTIC_DATA_DIR: join(dirname(ready), 'data') },
   });
+  const loadStart = loadavg()[0]!;
   try {
     const deadline = Date.now() + 120_000;
     while (!existsSync(ready)) {
@@ -61,79 +126,178 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
     const url = new URL((JSON.parse(readFileSync(ready, 'utf8')) as { mcp_url: string }).mcp_url);
     const clients = opts.quick ? 16 : 64;
     const total = opts.quick ? 2000 : 20000;
+    const warmup = opts.quick ? 200 : 2000;
+    const rate = Number(process.env.HTTP_BENCH_RATE ?? 2000);
     const pool = new Pool(url.origin, { connections: clients, pipelining: 1 });
 
     // Misbehaving clients that must not hold anyone up: an SSE listener never read, a trickled body.
-    const stalled = await pool.request({ path: '/mcp', method: 'POST', headers: headers('subscriptions/listen'), body: JSON.stringify({ jsonrpc: '2.0', id: 'stall', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['synaptic://*'] }, _meta: META } }) });
+    // (on its own connection: all of the pool's connections carry the load)
+    const side = new Pool(url.origin, { connections: 1 });
+    const stalled = await side.request({ path: '/mcp', method: 'POST', headers: headers('subscriptions/listen'), body: JSON.stringify({ jsonrpc: '2.0', id: 'stall', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['synaptic://*'] }, _meta: META } }) });
     const trickle = connect(Number(url.port), '127.0.0.1');
     trickle.on('error', () => {});
     trickle.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{`);
     const trickleTimer = setInterval(() => trickle.write(' '), 50);
 
+    // Requests are built before the clock starts: varied arguments (random symbols, word pairs).
     let seed = 12345;
     const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    const makeCall = (i: number): { tool: string; args: Record<string, unknown> } => {
-      switch (i % 4) {
-        case 0: return { tool: 'find_callers', args: { label: symbols[rnd(symbols.length)] } };
-        case 1: return { tool: 'affected', args: { label: symbols[rnd(symbols.length)], depth: 3 } };
-        case 2: return { tool: 'query_graph', args: { question: `${words[rnd(words.length)]} ${words[rnd(words.length)]}` } };
-        default: return { tool: 'get_source', args: { label: symbols[rnd(symbols.length)] } };
-      }
-    };
-    const latencies: number[] = [];
-    const byTool = new Map<string, number[]>();
-    let errors = 0;
-    let toolErrors = 0;
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: clients }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= total) return;
-        const { tool, args } = makeCall(i);
-        const started = performance.now();
-        try {
-          const res = await pool.request({ path: '/mcp', method: 'POST', headers: headers('tools/call', tool), body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: tool, arguments: args, _meta: META } }) });
-          const body = (await res.body.json()) as { result?: { isError?: boolean } };
-          if (res.statusCode !== 200 || !body.result) errors++;
-          else if (body.result.isError) toolErrors++;
-        } catch {
-          errors++;
+    const prepare = (count: number, idBase: number): Prepared[] =>
+      Array.from({ length: count }, (_, i) => {
+        const tool = i % 4;
+        const args =
+          tool === 0 ? { label: symbols[rnd(symbols.length)] }
+          : tool === 1 ? { label: symbols[rnd(symbols.length)], depth: 3 }
+          : tool === 2 ? { question: `${words[rnd(words.length)]} ${words[rnd(words.length)]}` }
+          : { label: symbols[rnd(symbols.length)] };
+        const name = TOOLS[tool]!;
+        return { tool, headers: Object.entries(headers('tools/call', name)).flat(), body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: idBase + i, method: 'tools/call', params: { name, arguments: args, _meta: META } })) };
+      });
+
+    /**
+     * One call through the pool's raw dispatch (no per-call body stream: the client must stay cheap,
+     * it shares the cores with the server). Resolves to 0 ok, 1 tool error (isError), 2 error
+     * (status, id or shape), 3 dropped (no complete answer). Every answer is parsed.
+     */
+    const send = (p: Prepared, id: number): Promise<number> =>
+      new Promise((done) => {
+        let status = 0;
+        const chunks: Buffer[] = [];
+        pool.dispatch({ path: '/mcp', method: 'POST', headers: p.headers, body: p.body }, {
+          onRequestStart() {},
+          onResponseStart(_c, statusCode) {
+            status = statusCode;
+          },
+          onResponseData(_c, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            let body: { id?: unknown; result?: { isError?: boolean } };
+            try {
+              body = JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')) as typeof body;
+            } catch {
+              return done(3);
+            }
+            if (status !== 200 || body.id !== id || !body.result) return done(2);
+            done(body.result.isError ? 1 : 0);
+          },
+          onResponseError() {
+            done(3);
+          },
+        });
+      });
+
+    const measure = async (calls: Prepared[], idBase: number, schedule?: (i: number) => number): Promise<LoadRun> => {
+      const latencies = new Float64Array(calls.length);
+      const outcome = new Uint8Array(calls.length);
+      const starts = new Float64Array(calls.length);
+      const cpu0 = process.cpuUsage();
+      const server0 = processCpuMs(server.pid);
+      const t0 = performance.now();
+      if (!schedule) {
+        let next = 0;
+        await Promise.all(Array.from({ length: clients }, async () => {
+          for (;;) {
+            const i = next++;
+            if (i >= calls.length) return;
+            const started = performance.now();
+            starts[i] = started;
+            outcome[i] = await send(calls[i]!, idBase + i);
+            latencies[i] = performance.now() - started;
+          }
+        }));
+      } else {
+        // Open loop: a pacer releases each call at its scheduled time; the pool's 64 connections
+        // carry them (a call waits in the pool's queue when all are busy, and that wait counts).
+        const pending: Promise<void>[] = [];
+        let i = 0;
+        while (i < calls.length) {
+          const now = performance.now() - t0;
+          while (i < calls.length && schedule(i) <= now) {
+            const k = i++;
+            const due = t0 + schedule(k);
+            starts[k] = due;
+            pending.push(send(calls[k]!, idBase + k).then((o) => {
+              outcome[k] = o;
+              latencies[k] = performance.now() - due;
+            }));
+          }
+          if (i < calls.length) await new Promise((r) => setTimeout(r, Math.max(0, schedule(i) - (performance.now() - t0))));
         }
-        const ms = performance.now() - started;
-        latencies.push(ms);
-        let list = byTool.get(tool);
-        if (!list) byTool.set(tool, (list = []));
-        list.push(ms);
+        await Promise.all(pending);
       }
-    }));
-    const seconds = (performance.now() - t0) / 1000;
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = process.cpuUsage(cpu0);
+      const server1 = processCpuMs(server.pid);
+      const byTool: LoadRun['byTool'] = {};
+      for (let t = 0; t < TOOLS.length; t++) {
+        const l = calls.flatMap((c, k) => (c.tool === t ? [latencies[k]!] : [])).sort((a, b) => a - b);
+        byTool[TOOLS[t]!] = { p50: percentile(l, 50), p99: percentile(l, 99), count: l.length };
+      }
+      const sorted = latencies.slice().sort();
+      if (process.env.HTTP_BENCH_DEBUG) {
+        const idx = Array.from(latencies.keys()).sort((a, b) => latencies[b]! - latencies[a]!).slice(0, 8);
+        log(`slowest: ${idx.map((k) => `#${k} ${TOOLS[calls[k]!.tool]} ${latencies[k]!.toFixed(0)} ms at ${(starts[k]! - t0).toFixed(0)} ms`).join('; ')}`);
+      }
+      let errors = 0;
+      let toolErrors = 0;
+      let dropped = 0;
+      for (const o of outcome) {
+        if (o === 1) toolErrors++;
+        else if (o === 2) errors++;
+        else if (o === 3) dropped++;
+      }
+      return {
+        calls: calls.length,
+        seconds,
+        callsPerSecond: calls.length / seconds,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        max: sorted.at(-1) ?? 0,
+        errors,
+        toolErrors,
+        dropped,
+        serverCpuMsPerCall: server0 && server1 ? (server1.total - server0.total) / calls.length : undefined,
+        serverSystemShare: server0 && server1 && server1.total > server0.total ? (server1.system - server0.system) / (server1.total - server0.total) : undefined,
+        clientCpuMsPerCall: (cpu.user + cpu.system) / 1000 / calls.length,
+        byTool,
+      };
+    };
+
+    const warm = await measure(prepare(warmup, 1_000_000), 1_000_000);
+    const closed = await measure(prepare(total, 0), 0);
+    const open = await measure(prepare(total, 2_000_000), 2_000_000, (i) => (i * 1000) / rate);
     clearInterval(trickleTimer);
     trickle.destroy();
     stalled.body.destroy();
     await pool.close();
-    latencies.sort((a, b) => a - b);
+    await side.destroy();
     const result: HttpBenchResult = {
       graph,
-      nodes: doc.nodes.length,
+      nodes,
       clients,
-      calls: latencies.length,
-      seconds,
-      callsPerSecond: latencies.length / seconds,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      max: latencies.at(-1) ?? 0,
-      errors,
-      toolErrors,
-      byTool: Object.fromEntries([...byTool].map(([tool, l]) => {
-        l.sort((a, b) => a - b);
-        return [tool, { p50: percentile(l, 50), p99: percentile(l, 99), count: l.length }];
-      })),
+      ...closed,
+      openLoop: { ...open, targetRate: rate },
+      warmupCalls: warm.calls,
+      load: { start: loadStart, end: loadavg()[0]! },
     };
-    log(`http: ${result.calls} calls from ${clients} clients on ${result.nodes} nodes in ${seconds.toFixed(1)} s = ${result.callsPerSecond.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${errors} errors`);
+    const fmt = (r: LoadRun) =>
+      `${r.callsPerSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, ${r.errors} errors, ${r.dropped} dropped, CPU/call server ${r.serverCpuMsPerCall?.toFixed(2) ?? '?'} ms (${r.serverSystemShare === undefined ? '?' : Math.round(r.serverSystemShare * 100)}% kernel) client ${r.clientCpuMsPerCall.toFixed(2)} ms`;
+    log(`http: ${nodes} nodes, ${clients} clients, ${total} calls (after ${warm.calls} warm-up); load average ${loadStart.toFixed(1)} -> ${result.load.end.toFixed(1)}`);
+    log(`http closed loop: ${fmt(closed)}`);
+    log(`http open loop at ${rate}/s: ${fmt(open)}`);
     return result;
   } finally {
     server.kill();
+    // Let it exit on its own (a --cpu-prof profile is written then); force it after 10 s.
+    await new Promise<void>((r) => {
+      if (server.exitCode !== null || server.signalCode !== null) return r();
+      const force = setTimeout(() => server.kill('SIGKILL'), 10_000);
+      server.once('exit', () => {
+        clearTimeout(force);
+        r();
+      });
+    });
     if (work) rmSync(work, { recursive: true, force: true });
   }
 }
@@ -146,6 +310,8 @@ function headers(method: string, name?: string): Record<string, string> {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const result = await runHttpBench({ quick: process.env.BENCH_QUICK === '1', graph: process.env.HTTP_BENCH_GRAPH });
-  console.table([{ ...result, byTool: undefined }]);
-  console.table(result.byTool);
+  const row = (r: LoadRun) => ({ 'calls/s': Math.round(r.callsPerSecond), p50: +r.p50.toFixed(1), p99: +r.p99.toFixed(1), max: +r.max.toFixed(0), errors: r.errors, toolErrors: r.toolErrors, dropped: r.dropped, 'server cpu ms/call': r.serverCpuMsPerCall?.toFixed(2), 'client cpu ms/call': r.clientCpuMsPerCall.toFixed(2) });
+  console.table({ closed: row(result), [`open@${result.openLoop.targetRate}`]: row(result.openLoop) });
+  console.table(Object.fromEntries(Object.entries(result.byTool).map(([t, v]) => [t, { 'closed p50': +v.p50.toFixed(1), 'closed p99': +v.p99.toFixed(1), 'open p50': +result.openLoop.byTool[t]!.p50.toFixed(1), 'open p99': +result.openLoop.byTool[t]!.p99.toFixed(1), count: v.count }])));
+  if (process.env.HTTP_BENCH_JSON) console.log(JSON.stringify(result));
 }

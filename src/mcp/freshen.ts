@@ -1,5 +1,6 @@
 import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { parseManifest, type Manifest } from '../graph/manifest.ts';
 
 export interface FreshenOptions {
@@ -23,6 +24,82 @@ export interface FreshenOptions {
 /** Files the extractor reads (an added one is worth an update). */
 const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|java|cs|c|h|cc|cpp|cxx|hpp|hh|rb|php)$/i;
 
+/** Files stat'ed between two yields to the event loop during a main-thread staleness walk (~1-2 ms). */
+const STAT_CHUNK = 200;
+
+/**
+ * The staleness walk off the main thread: a big repository's walk is 10k+ stats (~100 ms of CPU every
+ * debounce window), which would otherwise stall or slow every other request of a busy server. The
+ * worker keeps the manifest's (path, size, mtime) list it was last sent and answers each walk with
+ * the first path that differs (or null). Self-contained CommonJS, so it runs the same from source
+ * (tsx) and from the bundle.
+ */
+const WALK_WORKER = `
+const { parentPort } = require('node:worker_threads');
+const { statSync } = require('node:fs');
+const { join } = require('node:path');
+let list = null;
+parentPort.on('message', (msg) => {
+  if (msg.entries) { list = msg; return; }
+  let changed = null;
+  for (const [rel, size, mtime] of list ? list.entries : []) {
+    let st;
+    try { st = statSync(join(list.root, rel)); } catch { changed = rel; break; }
+    if (st.size !== size || Math.abs(st.mtimeMs - mtime) > 1) { changed = rel; break; }
+  }
+  parentPort.postMessage({ id: msg.id, changed });
+});
+`;
+
+/** The walk worker as the Freshener uses it; `undefined` answers mean "walk on the main thread". */
+class WalkWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, (changed: string | null | undefined) => void>();
+  private next = 0;
+  private sentStamp: string | undefined;
+  broken = false;
+
+  constructor(log?: (line: string) => void) {
+    this.worker = new Worker(WALK_WORKER, { eval: true, execArgv: [] });
+    this.worker.unref(); // idle between walks: never keeps the process alive
+    this.worker.on('message', (msg: { id: number; changed: string | null }) => {
+      this.pending.get(msg.id)?.(msg.changed);
+      this.pending.delete(msg.id);
+      if (!this.pending.size) this.worker.unref();
+    });
+    const fail = (why: string) => {
+      if (this.broken) return;
+      this.broken = true;
+      log?.(`[synaptic] warning: the staleness walker stopped (${why}); walking on the main thread`);
+      for (const resolve of this.pending.values()) resolve(undefined);
+      this.pending.clear();
+    };
+    this.worker.on('error', (err) => fail(err.message));
+    this.worker.on('exit', (code) => fail(`exit code ${code}`));
+  }
+
+  /** The first changed path, null when none, undefined when the worker is unavailable. */
+  walk(root: string, stamp: string, manifest: Manifest): Promise<string | null | undefined> {
+    if (this.broken) return Promise.resolve(undefined);
+    if (this.sentStamp !== stamp) {
+      const entries = Object.entries(manifest.files).map(([rel, e]) => [rel, e.size, e.mtime_ms]);
+      this.worker.postMessage({ root, entries });
+      this.sentStamp = stamp;
+    }
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.ref(); // an answer is awaited: keep the process up until it comes
+      this.worker.postMessage({ id });
+    });
+  }
+
+  close(): void {
+    this.broken = true;
+    void this.worker.terminate();
+  }
+}
+
 /** Paths whose changes never affect the graph (outputs, VCS internals, dependencies). */
 const IGNORED_EVENT = /(^|[\\/])(synaptic-out|\.git|node_modules)([\\/]|$)/;
 
@@ -41,6 +118,8 @@ export class Freshener {
   private dirty = true;
   /** Repo-relative paths the watcher reported since the last catch-up (to notice added files). */
   private events = new Set<string>();
+  /** Off-thread staleness walks (made on first use; null once it could not start). */
+  private walker: WalkWorker | null | undefined;
 
   constructor(private readonly options: FreshenOptions) {
     if (options.watch) this.startWatcher();
@@ -68,6 +147,8 @@ export class Freshener {
   close(): void {
     this.watcher?.close();
     this.watcher = undefined;
+    this.walker?.close();
+    this.walker = null;
   }
 
   /** Check (debounced, or only after a watcher event) and update if stale; resolves when the graph is current. */
@@ -87,8 +168,9 @@ export class Freshener {
     this.last = Date.now();
     const events = this.events;
     this.events = new Set();
-    const changed = this.firstChange() ?? this.firstAdded(events);
+    const changed = (await this.firstChange()) ?? this.firstAdded(events);
     if (!changed) return;
+    if (this.running) return this.running; // another walk found it first and is updating
     this.running = (async () => {
       const started = Date.now();
       try {
@@ -122,11 +204,31 @@ export class Freshener {
     return undefined;
   }
 
-  /** The first file whose size or mtime differs from the manifest, or undefined when all match. */
-  private firstChange(): string | undefined {
+  /**
+   * The first file whose size or mtime differs from the manifest, or undefined when all match. The
+   * walk runs in the walk worker; without one, on this thread, yielding to the event loop every
+   * STAT_CHUNK files, so a big repository's walk (10k+ stats, ~100 ms) does not stall every other
+   * request of an HTTP server (synchronous stats cost far less CPU than async ones, so they stay
+   * synchronous, in slices).
+   */
+  private async firstChange(): Promise<string | undefined> {
     const manifest = this.readManifest();
     if (!manifest) return undefined;
+    if (this.walker === undefined) {
+      try {
+        this.walker = new WalkWorker(this.options.log);
+      } catch (err) {
+        this.walker = null;
+        this.options.log?.(`[synaptic] warning: cannot start the staleness walker (${err instanceof Error ? err.message : String(err)}); walking on the main thread`);
+      }
+    }
+    if (this.walker && !this.walker.broken) {
+      const changed = await this.walker.walk(this.options.root, this.manifest!.stamp, manifest);
+      if (changed !== undefined) return changed ?? undefined;
+    }
+    let done = 0;
     for (const [rel, entry] of Object.entries(manifest.files)) {
+      if (++done % STAT_CHUNK === 0) await new Promise<void>((r) => setImmediate(r));
       let st;
       try {
         st = statSync(join(this.options.root, rel));

@@ -95,32 +95,87 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; 
       }
     };
     req.on('data', onData);
-    req.once('end', () => resolve({ body: Buffer.concat(chunks), truncated: false }));
+    req.once('end', () => resolve({ body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), truncated: false }));
     req.once('error', reject);
   });
 }
 
-/** Adapt a Node request (body already read) to what the transport reads. */
-function requestLike(req: IncomingMessage, body: Buffer | undefined, truncatedAt: number | undefined, signal: AbortSignal): HttpRequestLike {
-  let path = req.url ?? '/';
-  if (!path.startsWith('/')) path = '/' + path.replace(/^[a-z]+:\/\/[^/]*/i, '');
-  let url: URL;
-  try {
-    url = new URL(path, 'http://localhost');
-  } catch {
-    url = new URL('http://localhost/');
+/** A plain request path (no query, escapes or dot segments): its URL pathname is the path itself. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)*\/?$/;
+
+/**
+ * A Node request (body already read) as the transport reads it. The URL and the abort signal are
+ * built only when asked for (a tool call needs neither; REST and SSE do). A class, so the lazy
+ * getters live on the prototype instead of making every request object a slow dictionary.
+ */
+class NodeRequest implements HttpRequestLike {
+  readonly method: string;
+  readonly pathname: string | undefined;
+  readonly bodyBytes: number | undefined;
+  private parsed: URL | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly body: Buffer | undefined,
+    truncatedAt: number | undefined,
+    private readonly signalOf: () => AbortSignal,
+  ) {
+    this.method = req.method ?? 'GET';
+    const path = req.url ?? '/';
+    this.pathname = PLAIN_PATH.test(path) ? path : undefined;
+    this.bodyBytes = truncatedAt ?? body?.length;
   }
-  return {
-    method: req.method ?? 'GET',
-    url,
-    header: (name) => {
-      const v = req.headers[name.toLowerCase()];
-      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-    },
-    text: async () => (body ? body.toString('utf8') : ''),
-    bodyBytes: truncatedAt ?? body?.length,
-    signal,
-  };
+
+  get url(): URL {
+    if (!this.parsed) {
+      let path = this.req.url ?? '/';
+      if (!path.startsWith('/')) path = '/' + path.replace(/^[a-z]+:\/\/[^/]*/i, '');
+      try {
+        this.parsed = new URL(path, 'http://localhost');
+      } catch {
+        this.parsed = new URL('http://localhost/');
+      }
+    }
+    return this.parsed;
+  }
+
+  get signal(): AbortSignal {
+    return this.signalOf();
+  }
+
+  header(name: string): string | null {
+    const v = this.req.headers[name];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  text(): Promise<string> {
+    return Promise.resolve(this.body ? this.body.toString('utf8') : '');
+  }
+}
+
+/**
+ * Replies finished in one turn of the event loop are written together at its end (setImmediate):
+ * each write to a loopback socket wakes its client, and on a machine with few cores a woken client
+ * preempts the server; writing a turn's replies back to back costs one such switch per turn instead
+ * of one per reply.
+ */
+let endQueue: Array<{ res: ServerResponse; body: string | undefined }> = [];
+
+function queueEnd(res: ServerResponse, body: string | undefined): void {
+  if (!endQueue.length) setImmediate(flushEnds);
+  endQueue.push({ res, body });
+}
+
+function flushEnds(): void {
+  const batch = endQueue;
+  endQueue = [];
+  for (const { res, body } of batch) {
+    try {
+      res.end(body);
+    } catch {
+      // the client went away; the others still get their replies
+    }
+  }
 }
 
 /** Write the transport's reply: string bodies in one write (no Nagle stall), streams (SSE) with backpressure. */
@@ -129,7 +184,7 @@ async function sendReply(reply: HttpReply, res: ServerResponse): Promise<void> {
   if (body === undefined || typeof body === 'string') {
     const headers = body === undefined ? reply.headers : { ...reply.headers, 'content-length': String(Buffer.byteLength(body)) };
     res.writeHead(reply.status, headers);
-    res.end(body);
+    queueEnd(res, body);
     return;
   }
   res.writeHead(reply.status, reply.headers);
@@ -178,17 +233,28 @@ export async function listenHttp(
   let transport: HttpTransport | undefined;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const server = createServer((req, res) => {
-    const controller = new AbortController();
-    // Only a client that leaves before the reply is complete (an SSE reader going away) aborts.
+    // Only a client that leaves before the reply is complete (an SSE reader going away) aborts. The
+    // controller is made on first use (SSE streams); one asked for after the client left starts aborted.
+    let controller: AbortController | undefined;
+    let left = false;
     res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
+      if (res.writableFinished) return;
+      left = true;
+      controller?.abort();
     });
+    const signal = (): AbortSignal => {
+      if (!controller) {
+        controller = new AbortController();
+        if (left) controller.abort();
+      }
+      return controller.signal;
+    };
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
     void (hasBody ? readBody(req, maxBody) : Promise.resolve(undefined))
       .then((read) => {
         // An over-limit body was not read to its end: close the connection after answering.
         if (read?.truncated) res.shouldKeepAlive = false;
-        return transport!.handleRaw(requestLike(req, read?.body, read?.truncated ? maxBody + 1 : undefined, controller.signal));
+        return transport!.handleRaw(new NodeRequest(req, read?.body, read?.truncated ? maxBody + 1 : undefined, signal));
       })
       .then((reply) => sendReply(reply, res))
       .catch((err: unknown) => {

@@ -66,6 +66,9 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
 export interface HttpRequestLike {
   method: string;
   url: URL;
+  /** The URL's pathname when the adapter knows it without parsing the URL (optional shortcut). */
+  pathname?: string;
+  /** A request header by lower-case name. */
   header(name: string): string | null;
   /** The body as text; an adapter may already have enforced the size limit. */
   text(): Promise<string>;
@@ -168,15 +171,15 @@ export class HttpTransport {
   /** The transport-level entry point (adapters call this). Never throws. */
   handleRaw = async (req: HttpRequestLike): Promise<HttpReply> => {
     try {
-      const url = req.url;
-      const isMcp = url.pathname === '/mcp' || url.pathname === '/mcp/';
-      const isApi = url.pathname.startsWith('/api/');
-      if (!isMcp && !isApi) return json(404, { error: `Not found: ${url.pathname} (the MCP endpoint is /mcp, REST is /api/*)` });
+      const pathname = req.pathname ?? req.url.pathname;
+      const isMcp = pathname === '/mcp' || pathname === '/mcp/';
+      const isApi = pathname.startsWith('/api/');
+      if (!isMcp && !isApi) return json(404, { error: `Not found: ${pathname} (the MCP endpoint is /mcp, REST is /api/*)` });
       if (!this.hostAllowed(req)) return json(403, { error: 'Forbidden: the Host header is not allowed for this server (DNS-rebinding protection)' });
       if (!this.authorized(req)) {
         return json(401, { error: 'Unauthorized: send the API key as X-API-Key or Authorization: Bearer <key>' }, { 'www-authenticate': 'Bearer' });
       }
-      if (isApi) return await restRoute(this.options.core, req.method, url);
+      if (isApi) return await restRoute(this.options.core, req.method, req.url);
       if (req.method === 'POST') return await this.post(req);
       if (req.method === 'GET') return this.get(req);
       if (req.method === 'DELETE') return this.delete(req);

@@ -47,6 +47,17 @@ export async function cutToBudget(text: string, budget: number): Promise<{ text:
   return { text: lines.slice(0, kept).join('\n') + '\n' + note(kept), truncated: true };
 }
 
+/** UTF-8 byte length without encoding (a lone surrogate counts 3 bytes, as TextEncoder's U+FFFD). */
 function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

@@ -61,6 +61,9 @@ export class QueryEngine {
   private testReach?: Map<NodeId, number>;
   private godCache?: NodeId[];
   private unresolvedCache?: number;
+  private qualifiedMemo?: Array<string | undefined>;
+  private duplicate?: Uint8Array;
+  private siteCounts?: { keyed: Map<string, number>; opaque: number };
 
   constructor(doc: GraphDocument, traversal?: (ix: GraphIndex) => TraversalBackend, options: { releaseLinks?: boolean; edges?: EdgeColumns } = {}) {
     this.ix = new GraphIndex(doc, options);
@@ -75,8 +78,13 @@ export class QueryEngine {
     return resolveName(this.ix, name);
   }
 
+  /**
+   * Copy-ready reference of a node. Memoized per node: it depends only on the (immutable) index,
+   * and a name shared by thousands of nodes makes each computation scan all of them.
+   */
   qualified(v: NodeId): string {
-    return qualifiedRef(this.ix, v);
+    const memo = (this.qualifiedMemo ??= new Array<string | undefined>(this.ix.n));
+    return (memo[v] ??= qualifiedRef(this.ix, v));
   }
 
   candidate(v: NodeId) {
@@ -85,7 +93,13 @@ export class QueryEngine {
 
   /** Is the label shared by several nodes (so output should carry a qualified reference)? */
   isDuplicateLabel(v: NodeId): boolean {
-    return (this.ix.labelCount.get(this.ix.label(v)) ?? 0) > 1;
+    if (!this.duplicate) {
+      const dup = new Uint8Array(this.ix.n);
+      const counts = this.ix.labelCount;
+      for (let u = 0; u < dup.length; u++) if ((counts.get(this.ix.label(u)) ?? 0) > 1) dup[u] = 1;
+      this.duplicate = dup;
+    }
+    return this.duplicate[v] === 1;
   }
 
   rank(question: string, options?: RankOptions): RankResult {
@@ -275,9 +289,18 @@ export class QueryEngine {
   dynamicCaveat(v: NodeId): string | undefined {
     const node = this.ix.node(v);
     const bare = this.ix.label(v).replace(/\(\)$/, '').replace(/^.*[.:#]/, '').toLowerCase();
-    const sites = this.dynamicSites();
-    const keyed = sites.filter((s) => s.key !== undefined && s.key.toLowerCase() === bare).length;
-    const opaque = sites.filter((s) => s.key === undefined).length;
+    if (!this.siteCounts) {
+      // Counted once per graph: sites by lower-cased key, and opaque (keyless) sites.
+      const keyedCounts = new Map<string, number>();
+      let opaqueCount = 0;
+      for (const s of this.dynamicSites()) {
+        if (s.key === undefined) opaqueCount++;
+        else keyedCounts.set(s.key.toLowerCase(), (keyedCounts.get(s.key.toLowerCase()) ?? 0) + 1);
+      }
+      this.siteCounts = { keyed: keyedCounts, opaque: opaqueCount };
+    }
+    const keyed = this.siteCounts.keyed.get(bare) ?? 0;
+    const opaque = this.siteCounts.opaque;
     const unresolved = this.unresolvedTotal();
     const parts: string[] = [];
     if (keyed) parts.push(`${keyed} dynamic-dispatch site(s) name '${bare}'`);

@@ -1,6 +1,5 @@
-import type { NodeId } from '../graph/model.ts';
+import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
-import { MaxHeap } from './heap.ts';
 import { bareName, questionTokens } from './tokens.ts';
 
 export interface RankOptions {
@@ -50,6 +49,78 @@ export function nodeCapFor(budget: number): number {
 }
 
 /**
+ * Per-index scratch columns, reused by every call (rankQuery is synchronous, so calls never
+ * interleave): a generation stamp marks which entries belong to the current call, so nothing is
+ * cleared or allocated per node. This keeps a call's cost proportional to what it touches.
+ */
+interface Scratch {
+  gen: number;
+  matchGen: Uint32Array;
+  label: Float64Array;
+  path: Float64Array;
+  concepts: Int32Array;
+  baseGen: Uint32Array;
+  base: Float64Array;
+  bestGen: Uint32Array;
+  best: Float64Array;
+  bestDepth: Int32Array;
+  doneGen: Uint32Array;
+  /** Per node, fixed for the index: is it a file node; the two log-degree hub divisors. */
+  isFile: Uint8Array;
+  matchHub: Float64Array;
+  expandHub: Float64Array;
+}
+
+const scratchByIndex = new WeakMap<GraphIndex, Scratch>();
+
+function scratchFor(ix: GraphIndex): Scratch {
+  let s = scratchByIndex.get(ix);
+  if (!s || s.matchGen.length !== ix.n) {
+    const n = ix.n;
+    s = {
+      gen: 0,
+      matchGen: new Uint32Array(n),
+      label: new Float64Array(n),
+      path: new Float64Array(n),
+      concepts: new Int32Array(n),
+      baseGen: new Uint32Array(n),
+      base: new Float64Array(n),
+      bestGen: new Uint32Array(n),
+      best: new Float64Array(n),
+      bestDepth: new Int32Array(n),
+      doneGen: new Uint32Array(n),
+      isFile: new Uint8Array(n),
+      matchHub: new Float64Array(n),
+      expandHub: new Float64Array(n),
+    };
+    for (let v = 0; v < n; v++) {
+      if (ix.node(v).kind === 'file') s.isFile[v] = 1;
+      const lg = Math.log2(1 + ix.degree[v]!);
+      s.matchHub[v] = 1 + 0.05 * lg;
+      s.expandHub[v] = 1 + 0.35 * lg;
+    }
+    scratchByIndex.set(ix, s);
+  }
+  if (s.gen >= 0xfffffffe) {
+    s.gen = 0;
+    s.matchGen.fill(0);
+    s.baseGen.fill(0);
+    s.bestGen.fill(0);
+    s.doneGen.fill(0);
+  }
+  s.gen++;
+  return s;
+}
+
+/** Expansion weight of each core relation id (the `other` id is looked up by name per edge). */
+const REL_WEIGHT = Float64Array.from({ length: OTHER_RELATION_ID }, (_, r) => relWeight((RELATIONS as readonly string[])[r] ?? 'other'));
+
+function edgeWeight(ix: GraphIndex, e: number): number {
+  const r = ix.g.rel[e]!;
+  return r < OTHER_RELATION_ID ? REL_WEIGHT[r]! : relWeight(ix.relName(e));
+}
+
+/**
  * Rank the graph against a natural-language question. Label tokens (camelCase / snake_case split,
  * stemmed) are weighted by inverse document frequency; source-path tokens add a lower weight; nodes
  * covering several query concepts are rewarded; exact symbol-name matches get a bonus. The best
@@ -67,137 +138,168 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   };
   const tokens = questionTokens(question);
   const n = ix.n;
-  const match = new Map<NodeId, { label: number; path: number; concepts: number }>();
+  const sc = scratchFor(ix);
+  const gen = sc.gen;
+  const { matchGen, label, path, concepts } = sc;
+  /** Matched nodes in first-match order. */
+  const matched: NodeId[] = [];
+  const touch = (v: NodeId): void => {
+    if (matchGen[v] === gen) return;
+    matchGen[v] = gen;
+    label[v] = 0;
+    path[v] = 0;
+    concepts[v] = 0;
+    matched.push(v);
+  };
   const logN = Math.log(1 + n);
-  tokens.forEach((t, ti) => {
+  const labelPostings = ix.labelPostings;
+  for (let ti = 0; ti < tokens.length; ti++) {
     const bit = ti < 31 ? 1 << ti : 0;
-    const lp = ix.labelPostings.get(t);
-    if (lp) {
-      const idf = Math.log(1 + n / (1 + lp.length));
-      for (const v of lp) {
-        const m = match.get(v) ?? { label: 0, path: 0, concepts: 0 };
-        m.label += idf;
-        m.concepts |= bit;
-        match.set(v, m);
-      }
+    const lp = labelPostings.get(tokens[ti]!);
+    if (!lp) continue;
+    const idf = Math.log(1 + n / (1 + lp.length));
+    for (let k = 0; k < lp.length; k++) {
+      const v = lp[k]!;
+      touch(v);
+      label[v] += idf;
+      concepts[v] |= bit;
     }
-  });
+  }
   // Path tokens only strengthen nodes that already match by label (or file nodes), so a directory
   // name does not drag in every symbol of the folder.
-  tokens.forEach((t, ti) => {
+  const pathPostings = ix.pathPostings;
+  for (let ti = 0; ti < tokens.length; ti++) {
     const bit = ti < 31 ? 1 << ti : 0;
-    const pp = ix.pathPostings.get(t);
-    if (!pp) return;
+    const pp = pathPostings.get(tokens[ti]!);
+    if (!pp) continue;
     const idf = Math.log(1 + n / (1 + pp.length));
-    for (const v of pp) {
-      let m = match.get(v);
-      if (!m) {
-        if (ix.node(v).kind !== 'file') continue;
-        m = { label: 0, path: 0, concepts: 0 };
-        match.set(v, m);
+    for (let k = 0; k < pp.length; k++) {
+      const v = pp[k]!;
+      if (matchGen[v] !== gen) {
+        if (!sc.isFile[v]) continue;
+        touch(v);
       }
-      m.path += idf * PATH_WEIGHT;
-      m.concepts |= bit;
+      path[v] += idf * PATH_WEIGHT;
+      concepts[v] |= bit;
     }
-  });
+  }
   // Exact symbol-name matches for symbol-shaped pieces of the question (getNode, get_node, Foo.bar).
   const exact = new Set<NodeId>();
   for (const piece of question.split(/[\s,;:?!'"()]+/)) {
     if (!piece) continue;
     const lower = piece.toLowerCase();
     const bare = bareName(piece).toLowerCase();
-    for (const key of new Set([lower, bare])) {
+    for (const key of lower === bare ? [lower] : [lower, bare]) {
       if (!key) continue;
       for (const v of ix.byLabel.get(key) ?? []) exact.add(v);
       for (const v of ix.byBare.get(key) ?? []) exact.add(v);
     }
   }
   for (const v of exact) {
-    const m = match.get(v) ?? { label: 0, path: 0, concepts: 0 };
-    m.label += EXACT_BONUS * logN * 0.5;
-    match.set(v, m);
+    touch(v);
+    label[v] += EXACT_BONUS * logN * 0.5;
   }
 
-  const base = new Map<NodeId, number>();
+  const { baseGen, base } = sc;
+  /** Nodes with a base score (the question's own matches), in insertion order. */
+  const based: NodeId[] = [];
   let top = 0;
-  for (const [v, m] of match) {
+  const labelWords = ix.labelWords;
+  const { matchHub, expandHub } = sc;
+  for (let k = 0; k < matched.length; k++) {
+    const v = matched[k]!;
     if (!allowed(v)) continue;
-    const concepts = popcount(m.concepts);
+    const c = popcount(concepts[v]!);
     // Coverage reward, and a mild hub penalty so a giant class does not outrank the function.
-    let s = (m.label + m.path) * (1 + 0.6 * Math.max(0, concepts - 1));
-    s /= 1 + 0.05 * Math.log2(1 + ix.degree[v]!);
-    if (m.label === 0) s *= 0.5;
+    let s = (label[v]! + path[v]!) * (1 + 0.6 * Math.max(0, c - 1));
+    s /= matchHub[v]!; // 1 + 0.05 * log2(1 + degree)
+    if (label[v] === 0) s *= 0.5;
     // Penalize long labels that merely contain a token among many others.
-    const words = ix.labelWords[v]!;
-    if (words > concepts + 2) s *= 0.9;
+    const words = labelWords[v]!;
+    if (words > c + 2) s *= 0.9;
     const w = options.recency?.weights.get(String(ix.node(v).source_file ?? ''));
     if (w !== undefined) s *= 1 + 0.5 * w;
-    base.set(v, s);
+    baseGen[v] = gen;
+    base[v] = s;
+    based.push(v);
     if (s > top) top = s;
   }
+  const hasBase = (v: NodeId): boolean => baseGen[v] === gen;
   if (options.recency?.mode === 'seed') {
     // The changed surface appears even when the question matches little: each changed file's
     // best-connected symbols become candidates, scored below the question's own matches.
     const floor = top > 0 ? top * 0.5 : 1;
     for (const [file, w] of options.recency.weights) {
-      const ids = (ix.byFile.get(file) ?? []).filter((v) => allowed(v) && !base.has(v));
+      const ids = (ix.byFile.get(file) ?? []).filter((v) => allowed(v) && !hasBase(v));
       ids.sort((a, b) => ix.degree[b]! - ix.degree[a]! || a - b);
       for (const v of ids.slice(0, 5)) {
         const s = floor * (0.5 + 0.5 * w);
-        base.set(v, s);
+        if (!hasBase(v)) based.push(v);
+        baseGen[v] = gen;
+        base[v] = s;
         if (s > top) top = s;
       }
     }
   }
-  const matchedTotal = base.size;
+  const matchedTotal = based.length;
   if (!matchedTotal) return { tokens, seeds: [], nodes: [], edges: [], matchedTotal: 0, nodeCap: cap };
 
-  const ranked = [...base.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  // Only the strongest cap*4 matches are used (seeds come from the first dozen): select them
+  // instead of sorting every match; the order (score desc, id asc) is total, so this is exact.
+  const ranked = topMatches(based, base, cap * 4);
   const seedLimit = Math.max(1, Math.min(Math.ceil(cap / 2), 12));
   const seeds: NodeId[] = [];
-  for (const [v, s] of ranked) {
+  for (const v of ranked) {
     if (seeds.length >= seedLimit) break;
-    if (s < top * 0.35 && seeds.length >= 3) break;
+    if (base[v]! < top * 0.35 && seeds.length >= 3) break;
     seeds.push(v);
   }
 
-  const best = new Map<NodeId, { score: number; depth: number }>();
-  const heap = new MaxHeap<{ v: NodeId; depth: number }>((a, b) => (mode === 'bfs' ? a.depth - b.depth : b.depth - a.depth) || a.v - b.v);
+  const { bestGen, best, bestDepth, doneGen } = sc;
+  const heap = new FrontierHeap(mode === 'bfs');
   // The strongest matches are candidates on their own merit (the rest can still be reached by
   // expansion, scored with their own match): bounded so a common word does not flood the frontier.
-  for (const [v, s] of ranked.slice(0, cap * 4)) {
-    best.set(v, { score: s / top, depth: 0 });
-    heap.push({ v, depth: 0 }, s / top);
+  for (const v of ranked) {
+    const s = base[v]! / top;
+    bestGen[v] = gen;
+    best[v] = s;
+    bestDepth[v] = 0;
+    heap.push(v, 0, s);
   }
   const selected: RankedNode[] = [];
-  const done = new Uint8Array(n);
+  const noFilter = filters.length === 0;
   while (heap.size && selected.length < cap) {
-    const { item, priority } = heap.pop()!;
-    const { v, depth } = item;
-    if (done[v]) continue;
-    const cur = best.get(v)!;
-    if (priority < cur.score) continue; // stale entry
-    done[v] = 1;
-    selected.push({ node: v, score: cur.score, depth, matched: base.has(v) });
+    const priority = heap.topPriority();
+    const v = heap.topNode();
+    const depth = heap.topDepth();
+    heap.pop();
+    if (doneGen[v] === gen) continue;
+    const curScore = best[v]!;
+    if (priority < curScore) continue; // stale entry
+    doneGen[v] = gen;
+    selected.push({ node: v, score: curScore, depth, matched: hasBase(v) });
     let scanned = 0;
-    const relax = (u: NodeId, weight: number) => {
-      if (done[u] || !allowed(u)) return;
-      const own = base.has(u) ? base.get(u)! / top : 0;
-      const inherited = (cur.score * DECAY * weight) / (1 + 0.35 * Math.log2(1 + ix.degree[u]!));
+    const relax = (u: NodeId, weight: number): void => {
+      if (doneGen[u] === gen || (!noFilter && !allowed(u))) return;
+      const own = baseGen[u] === gen ? base[u]! / top : 0;
+      const inherited = (curScore * DECAY * weight) / expandHub[u]!; // 1 + 0.35 * log2(1 + degree)
       const s = Math.max(own, inherited, own + inherited * 0.5);
-      const prev = best.get(u);
-      if (!prev || s > prev.score + 1e-12) {
-        best.set(u, { score: s, depth: depth + 1 });
-        heap.push({ v: u, depth: depth + 1 }, s);
+      if (bestGen[u] !== gen || s > best[u]! + 1e-12) {
+        bestGen[u] = gen;
+        best[u] = s;
+        bestDepth[u] = depth + 1;
+        heap.push(u, depth + 1, s);
       }
     };
-    for (let i = ix.outOff[v]!; i < ix.outOff[v + 1]! && scanned < MAX_SCAN_PER_NODE; i++, scanned++) {
+    const outEnd = ix.outOff[v + 1]!;
+    for (let i = ix.outOff[v]!; i < outEnd && scanned < MAX_SCAN_PER_NODE; i++, scanned++) {
       const e = ix.outEdges[i]!;
-      relax(ix.g.dst[e]!, relWeight(ix.relName(e)));
+      relax(ix.g.dst[e]!, edgeWeight(ix, e));
     }
-    for (let i = ix.inOff[v]!; i < ix.inOff[v + 1]! && scanned < MAX_SCAN_PER_NODE * 2; i++, scanned++) {
+    const inEnd = ix.inOff[v + 1]!;
+    for (let i = ix.inOff[v]!; i < inEnd && scanned < MAX_SCAN_PER_NODE * 2; i++, scanned++) {
       const e = ix.inEdges[i]!;
-      relax(ix.g.src[e]!, relWeight(ix.relName(e)) * 0.9);
+      relax(ix.g.src[e]!, edgeWeight(ix, e) * 0.9);
     }
   }
   // Scores are relative: the best node reads 1.
@@ -217,6 +319,138 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   }
   edges.sort((a, b) => b.score - a.score || a.edge - b.edge);
   return { tokens, seeds, nodes: selected, edges: edges.slice(0, selected.length * 2), matchedTotal, nodeCap: cap };
+}
+
+/** a ranks before b: higher score, then lower id. */
+function ahead(sa: number, va: number, sb: number, vb: number): boolean {
+  return sa > sb || (sa === sb && va < vb);
+}
+
+/** The k best of `ids` by (score desc, id asc), in that order: a bounded heap, then a sort of k. */
+function topMatches(ids: readonly NodeId[], score: Float64Array, k: number): NodeId[] {
+  if (ids.length <= k) return [...ids].sort((a, b) => score[b]! - score[a]! || a - b);
+  // Min-heap of the k best so far: the weakest of them at the root.
+  const h = new Int32Array(k);
+  let size = 0;
+  const weaker = (i: number, j: number): boolean => ahead(score[h[j]!]!, h[j]!, score[h[i]!]!, h[i]!);
+  for (const v of ids) {
+    if (size < k) {
+      let i = size++;
+      h[i] = v;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!weaker(i, p)) break;
+        const t = h[i]!;
+        h[i] = h[p]!;
+        h[p] = t;
+        i = p;
+      }
+      continue;
+    }
+    const root = h[0]!;
+    if (!ahead(score[v]!, v, score[root]!, root)) continue;
+    h[0] = v;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < size && weaker(l, m)) m = l;
+      if (r < size && weaker(r, m)) m = r;
+      if (m === i) break;
+      const t = h[i]!;
+      h[i] = h[m]!;
+      h[m] = t;
+      i = m;
+    }
+  }
+  return Array.from(h).sort((a, b) => score[b]! - score[a]! || a - b);
+}
+
+/**
+ * The expansion frontier: a binary max-heap on priority; ties go to the lower depth (bfs) or the
+ * higher depth (dfs), then the lower node id. The pop order is fully determined by those keys.
+ */
+class FrontierHeap {
+  private node: Int32Array = new Int32Array(256);
+  private depth: Int32Array = new Int32Array(256);
+  private prio: Float64Array = new Float64Array(256);
+  size = 0;
+  constructor(private readonly bfs: boolean) {}
+
+  topNode(): number {
+    return this.node[0]!;
+  }
+
+  topDepth(): number {
+    return this.depth[0]!;
+  }
+
+  topPriority(): number {
+    return this.prio[0]!;
+  }
+
+  private before(i: number, j: number): boolean {
+    const d = this.prio[i]! - this.prio[j]!;
+    if (d !== 0) return d > 0;
+    const dd = this.bfs ? this.depth[i]! - this.depth[j]! : this.depth[j]! - this.depth[i]!;
+    return (dd || this.node[i]! - this.node[j]!) < 0;
+  }
+
+  private swap(i: number, j: number): void {
+    const n = this.node[i]!;
+    this.node[i] = this.node[j]!;
+    this.node[j] = n;
+    const d = this.depth[i]!;
+    this.depth[i] = this.depth[j]!;
+    this.depth[j] = d;
+    const p = this.prio[i]!;
+    this.prio[i] = this.prio[j]!;
+    this.prio[j] = p;
+  }
+
+  push(v: number, depth: number, priority: number): void {
+    if (this.size === this.node.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.node = grow(this.node);
+      this.depth = grow(this.depth);
+      this.prio = grow(this.prio);
+    }
+    let i = this.size++;
+    this.node[i] = v;
+    this.depth[i] = depth;
+    this.prio[i] = priority;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.before(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  pop(): void {
+    const last = --this.size;
+    if (last > 0) {
+      this.node[0] = this.node[last]!;
+      this.depth[0] = this.depth[last]!;
+      this.prio[0] = this.prio[last]!;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < last && this.before(l, m)) m = l;
+        if (r < last && this.before(r, m)) m = r;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
+    }
+  }
 }
 
 function relWeight(rel: string): number {

@@ -17,6 +17,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u20
  */
 export function sanitize(text: unknown, max = MAX_LABEL): string {
   let s = typeof text === 'string' ? text : text === undefined || text === null ? '' : String(text);
+  if (isPlain(s, max)) return s; // the common case: nothing below would change it
   s = s.replace(CONTROL, ' ');
   s = s.replace(/</g, '\u2039').replace(/>/g, '\u203a');
   s = s.replace(/`{3,}/g, "'''");
@@ -24,6 +25,25 @@ export function sanitize(text: unknown, max = MAX_LABEL): string {
   s = s.replace(/ {2,}/g, ' ').trim();
   if (s.length > max) s = s.slice(0, max - 1) + '\u2026';
   return s;
+}
+
+/**
+ * True when `sanitize` would return the text unchanged: printable ASCII without angle brackets,
+ * backticks, `[[`/`]]`, doubled or edge spaces, within the length cap. One pass, no allocation.
+ */
+function isPlain(s: string, max: number): boolean {
+  const n = s.length;
+  if (n > max) return false;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 32) {
+      if (c !== 32 || prev === 32 || i === 0 || i === n - 1) return false;
+    } else if (c >= 127 || c === 60 || c === 62 || c === 96) return false;
+    else if ((c === 91 || c === 93) && prev === c) return false;
+    prev = c;
+  }
+  return true;
 }
 
 /** Sanitize a relation name: only `[A-Za-z0-9_.-]` survive. */

@@ -32,12 +32,16 @@ export function jailPath(root: string | undefined, file: string): string {
   if (!inside(root, candidate)) {
     throw new SourceAccessError(`Cannot read source: path '${file}' resolves outside the source root ${root} and was refused`);
   }
-  if (!existsSync(candidate)) {
+  let real: string;
+  try {
+    // One realpath(3) call (the JS realpathSync lstat's every path component); it fails exactly
+    // where existsSync would say no.
+    real = realpathSync.native(candidate);
+  } catch {
     throw new SourceAccessError(
       `Cannot read source: '${file}' was not found under ${root} (in a federated workspace it may live in a sibling repo outside this root)`,
     );
   }
-  const real = realpathSync(candidate);
   if (!inside(root, real)) {
     throw new SourceAccessError(`Cannot read source: path '${file}' resolves (through a symlink) outside the source root ${root} and was refused`);
   }
@@ -49,11 +53,21 @@ export function jailPath(root: string | undefined, file: string): string {
 export function readLines(root: string | undefined, file: string, from: number, to: number): { lines: string[]; from: number; to: number; total: number } {
   const real = jailPath(root, file);
   const text = readFileSync(real, 'utf8');
-  const all = text.split('\n');
-  if (all.length && all[all.length - 1] === '') all.pop();
-  const start = Math.max(1, Math.min(from, all.length || 1));
-  const end = Math.max(start, Math.min(to, all.length));
-  return { lines: all.slice(start - 1, end), from: start, to: end, total: all.length };
+  // The lines are text.split('\n') without a trailing empty piece; only the asked ones are cut out.
+  let total = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) total++;
+  if (text.length === 0 || text.charCodeAt(text.length - 1) === 10) total--;
+  const start = Math.max(1, Math.min(from, total || 1));
+  const end = Math.max(start, Math.min(to, total));
+  const lines: string[] = [];
+  let pos = 0;
+  for (let line = 1; line <= end && line <= total; line++) {
+    const nl = text.indexOf('\n', pos);
+    const stop = nl < 0 ? text.length : nl;
+    if (line >= start) lines.push(text.slice(pos, stop));
+    pos = stop + 1;
+  }
+  return { lines, from: start, to: end, total };
 }
 
 /** One line of a jailed file, trimmed, or undefined when it cannot be read. Cached per file for a call. */

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { jailPath, readLines, SourceAccessError } from '../../src/query/source.node.ts';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'synaptic-lines-')));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+/** The plain definition readLines must match: split on '\n', drop one trailing empty piece, clamp. */
+function reference(text: string, from: number, to: number) {
+  const all = text.split('\n');
+  if (all.length && all[all.length - 1] === '') all.pop();
+  const start = Math.max(1, Math.min(from, all.length || 1));
+  const end = Math.max(start, Math.min(to, all.length));
+  return { lines: all.slice(start - 1, end), from: start, to: end, total: all.length };
+}
+
+test('readLines() cuts exactly the lines a full split would give, for random texts and ranges', () => {
+  let seed = 11;
+  const rnd = (n: number) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+  const pieces = ['a', 'bc', ' ', '\n', '\n', '\r\n', '\u00e9', '\n\n'];
+  for (let i = 0; i < 400; i++) {
+    const text = Array.from({ length: rnd(30) }, () => pieces[rnd(pieces.length)]).join('');
+    const file = `f${i}.txt`;
+    writeFileSync(join(root, file), text);
+    for (let k = 0; k < 5; k++) {
+      const from = rnd(12) - 1;
+      const to = from + rnd(12) - 2;
+      assert.deepEqual(readLines(root, file, from, to), reference(text, from, to), JSON.stringify({ text, from, to }));
+    }
+  }
+});
+
+test('jailPath() refuses missing files, escapes and symlinks that leave the root', () => {
+  writeFileSync(join(root, 'ok.ts'), 'x\n');
+  mkdirSync(join(root, 'dir'), { recursive: true });
+  assert.equal(jailPath(root, 'ok.ts'), join(root, 'ok.ts'));
+  assert.throws(() => jailPath(root, 'missing.ts'), (e: unknown) => e instanceof SourceAccessError && /was not found/.test(e.message));
+  assert.throws(() => jailPath(root, '../outside.ts'), /outside the source root/);
+  assert.throws(() => jailPath(root, 'dir'), /is not a file/);
+  const outside = mkdtempSync(join(tmpdir(), 'synaptic-outside-'));
+  try {
+    writeFileSync(join(outside, 'secret.ts'), 's\n');
+    symlinkSync(join(outside, 'secret.ts'), join(root, 'link.ts'));
+    assert.throws(() => jailPath(root, 'link.ts'), /through a symlink/);
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
