@@ -1,7 +1,7 @@
 import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { parseManifest, type Manifest } from '../graph/manifest.ts';
+import { MANIFEST_VERSION, parseManifest, type Manifest } from '../graph/manifest.ts';
 
 export interface FreshenOptions {
   /** Repository root the graph was extracted from. */
@@ -30,21 +30,38 @@ const STAT_CHUNK = 200;
 /**
  * The staleness walk off the main thread: a big repository's walk is 10k+ stats (~100 ms of CPU every
  * debounce window), which would otherwise stall or slow every other request of a busy server. The
- * worker keeps the manifest's (path, size, mtime) list it was last sent and answers each walk with
- * the first path that differs (or null). Self-contained CommonJS, so it runs the same from source
- * (tsx) and from the bundle.
+ * worker reads and parses .manifest.json itself (again only when its mtime or size changed), so the
+ * server's first check costs its main thread nothing while the graph loads, and answers each walk
+ * with the first path that differs (or null; also for a missing or foreign manifest, as the main
+ * thread's parseManifest would). Self-contained CommonJS, so it runs the same from source (tsx) and
+ * from the bundle.
  */
 const WALK_WORKER = `
 const { parentPort } = require('node:worker_threads');
-const { statSync } = require('node:fs');
+const { readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
-let list = null;
+let cached = null;
+function entriesOf(path, version) {
+  let st;
+  try { st = statSync(path); } catch { return []; }
+  const stamp = st.mtimeMs + ':' + st.size;
+  if (!cached || cached.path !== path || cached.stamp !== stamp) {
+    let entries = [];
+    try {
+      const m = JSON.parse(readFileSync(path, 'utf8'));
+      if (m && m.manifest_version === version && m.files && typeof m.files === 'object') {
+        entries = Object.entries(m.files).map(([rel, e]) => [rel, e.size, e.mtime_ms]);
+      }
+    } catch {}
+    cached = { path, stamp, entries };
+  }
+  return cached.entries;
+}
 parentPort.on('message', (msg) => {
-  if (msg.entries) { list = msg; return; }
   let changed = null;
-  for (const [rel, size, mtime] of list ? list.entries : []) {
+  for (const [rel, size, mtime] of entriesOf(msg.manifest, msg.version)) {
     let st;
-    try { st = statSync(join(list.root, rel)); } catch { changed = rel; break; }
+    try { st = statSync(join(msg.root, rel)); } catch { changed = rel; break; }
     if (st.size !== size || Math.abs(st.mtimeMs - mtime) > 1) { changed = rel; break; }
   }
   parentPort.postMessage({ id: msg.id, changed });
@@ -56,7 +73,6 @@ class WalkWorker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, (changed: string | null | undefined) => void>();
   private next = 0;
-  private sentStamp: string | undefined;
   broken = false;
 
   constructor(log?: (line: string) => void) {
@@ -79,18 +95,13 @@ class WalkWorker {
   }
 
   /** The first changed path, null when none, undefined when the worker is unavailable. */
-  walk(root: string, stamp: string, manifest: Manifest): Promise<string | null | undefined> {
+  walk(root: string, manifest: string): Promise<string | null | undefined> {
     if (this.broken) return Promise.resolve(undefined);
-    if (this.sentStamp !== stamp) {
-      const entries = Object.entries(manifest.files).map(([rel, e]) => [rel, e.size, e.mtime_ms]);
-      this.worker.postMessage({ root, entries });
-      this.sentStamp = stamp;
-    }
     const id = this.next++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       this.worker.ref(); // an answer is awaited: keep the process up until it comes
-      this.worker.postMessage({ id });
+      this.worker.postMessage({ id, root, manifest, version: MANIFEST_VERSION });
     });
   }
 
@@ -112,6 +123,8 @@ const IGNORED_EVENT = /(^|[\\/])(synaptic-out|\.git|node_modules)([\\/]|$)/;
 export class Freshener {
   private last = 0;
   private running: Promise<void> | undefined;
+  /** The check begun with the server (edits made while no server ran): calls wait for it once. */
+  private startup: Promise<void> | undefined;
   private manifest: { stamp: string; value: Manifest | null } | undefined;
   private watcher: FSWatcher | undefined;
   /** Set by watcher events; starts true so the first query checks once. */
@@ -151,8 +164,22 @@ export class Freshener {
     this.walker = null;
   }
 
+  /**
+   * Begin the first check now, so its walk (in the walk worker) overlaps the graph load instead of
+   * delaying the first answer; the first calls wait for it and any update it starts.
+   */
+  start(): void {
+    if (this.watcher) this.dirty = false;
+    this.startup ??= this.catchUp()
+      .catch(() => undefined)
+      .finally(() => {
+        this.startup = undefined;
+      });
+  }
+
   /** Check (debounced, or only after a watcher event) and update if stale; resolves when the graph is current. */
   async check(): Promise<void> {
+    if (this.startup) return this.startup;
     if (this.running) return this.running;
     if (this.watcher) {
       if (!this.dirty) return; // clean: no manifest walk at all
@@ -212,8 +239,6 @@ export class Freshener {
    * synchronous, in slices).
    */
   private async firstChange(): Promise<string | undefined> {
-    const manifest = this.readManifest();
-    if (!manifest) return undefined;
     if (this.walker === undefined) {
       try {
         this.walker = new WalkWorker(this.options.log);
@@ -223,9 +248,11 @@ export class Freshener {
       }
     }
     if (this.walker && !this.walker.broken) {
-      const changed = await this.walker.walk(this.options.root, this.manifest!.stamp, manifest);
+      const changed = await this.walker.walk(this.options.root, this.manifestPath());
       if (changed !== undefined) return changed ?? undefined;
     }
+    const manifest = this.readManifest();
+    if (!manifest) return undefined;
     let done = 0;
     for (const [rel, entry] of Object.entries(manifest.files)) {
       if (++done % STAT_CHUNK === 0) await new Promise<void>((r) => setImmediate(r));
@@ -240,8 +267,12 @@ export class Freshener {
     return undefined;
   }
 
+  private manifestPath(): string {
+    return join(dirname(this.options.graphPath), '.manifest.json');
+  }
+
   private readManifest(): Manifest | null {
-    const path = join(dirname(this.options.graphPath), '.manifest.json');
+    const path = this.manifestPath();
     let stamp: string;
     try {
       const st = statSync(path);

@@ -68,10 +68,14 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     log: options.log,
     watch: options.pinned ? false : options.watch,
   };
-  const live = options.pinned ? LiveGraph.pinned(liveOptions, options.pinned.doc, options.pinned.stamp) : await LiveGraph.open(liveOptions);
+  // The source check starts before the graph loads: its walk runs on the walk worker meanwhile. An
+  // update it makes before `live` exists is picked up by the first acquire()'s stamp check.
+  let live: LiveGraph | undefined;
   const freshener = options.freshenRoot && !options.pinned
-    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: () => live.reloadIfChanged(), watch: options.watchSources })
+    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: async () => live?.reloadIfChanged(), watch: options.watchSources })
     : undefined;
+  freshener?.start();
+  live = options.pinned ? LiveGraph.pinned(liveOptions, options.pinned.doc, options.pinned.stamp) : await LiveGraph.open(liveOptions);
   const engine = async () => {
     if (freshener) await freshener.check();
     return live.acquire();

@@ -110,3 +110,22 @@ test('source edits are picked up: the staleness check re-extracts changed files 
   assert.match(answer, /freshlyAddedByTest[\s\S]*src\/app\.ts/);
   assert.match(server.stderr, /source changed \(src\/app\.ts\); graph updated/);
 });
+
+test('an edit made while no server ran is in the very first answer (the startup check runs while the graph loads)', async () => {
+  const own = extractFixture();
+  try {
+    const file = join(own.repo, 'src/app.ts');
+    writeFileSync(file, readFileSync(file, 'utf8') + '\nexport function editedBeforeStart(): number {\n  return 7;\n}\n');
+    const fresh = new RawServer(serveArgs(own.graph), own.env);
+    try {
+      await fresh.ready();
+      const answer = text((await fresh.call(1, 'get_node', { label: 'editedBeforeStart' })).result);
+      assert.match(answer, /editedBeforeStart[\s\S]*src\/app\.ts/);
+      assert.match(fresh.stderr, /source changed \(src\/app\.ts\); graph updated/);
+    } finally {
+      await fresh.close();
+    }
+  } finally {
+    own.cleanup();
+  }
+});
