@@ -61,11 +61,13 @@ export function freeUGraph(g: UGraph): void {
 
 // Undirected simple view of a CSR graph.
 // Returns: a new UGraph with unit weights (wt = 0), no loops, k[u] = simple undirected degree.
-// Algorithm: two passes over each node's out- and in-edges; a stamp array (stamp[v] == u once v is
-//   recorded as u's neighbour) removes parallel and reciprocal duplicates without sorting. Pass 1
-//   counts distinct neighbours (-> offsets), pass 2 writes them.
+// Algorithm: one pass over each node's out- and in-edges; a stamp array (stamp[v] == u once v is
+//   recorded as u's neighbour) removes parallel and reciprocal duplicates without sorting. The
+//   distinct neighbours go to a scratch array at u's slot outOff[u] + inOff[u] (an upper bound);
+//   after the prefix sum of the counts they are moved to the final array with one sequential
+//   copy per node (a second stamp pass over the arcs, as before, re-reads them at random).
 // Order: neighbours of u in out-CSR order, then in-CSR order, first occurrence kept: deterministic.
-// Cost: O(n + m) time, 4(n+1) + 4e + 8n bytes held, 4n scratch.
+// Cost: O(n + m) time, 4(n+1) + 4e + 8n bytes held, 4n + 4m' scratch (m' arcs in both CSRs).
 export function buildUndirectedSimple(cg: CsrGraph, mask: u32): UGraph {
   const n = cg.n;
   const g = newUGraph(n);
@@ -74,23 +76,29 @@ export function buildUndirectedSimple(cg: CsrGraph, mask: u32): UGraph {
   const stamp = allocFill(<usize>n << 2, 0xFF);
   const oo = cg.outOff, ot = cg.outTgt, orl = cg.outRel;
   const io = cg.inOff, is = cg.inSrc, irl = cg.inRel;
+  const arcs = load<u32>(oo + (<usize>n << 2)) + load<u32>(io + (<usize>n << 2));
+  const tmp = alloc(<usize>arcs << 2);
   for (let u: u32 = 0; u < n; u++) {
-    let cnt: u32 = 0;
     const pu = <usize>u << 2;
-    for (let e = load<u32>(oo + pu), e1 = load<u32>(oo + pu, 4); e < e1; e++) {
+    const o0 = load<u32>(oo + pu), o1 = load<u32>(oo + pu, 4);
+    const i0 = load<u32>(io + pu), i1 = load<u32>(io + pu, 4);
+    const base = tmp + (<usize>(o0 + i0) << 2);
+    let cnt: u32 = 0;
+    for (let e = o0; e < o1; e++) {
       if (checkRel && ((mask >>> load<u8>(orl + e)) & 1) == 0) continue;
       const v = load<u32>(ot + (<usize>e << 2));
       const ps = stamp + (<usize>v << 2);
-      if (v != u && load<u32>(ps) != u) { store<u32>(ps, u); cnt++; }
+      if (v != u && load<u32>(ps) != u) { store<u32>(ps, u); store<u32>(base + (<usize>cnt << 2), v); cnt++; }
     }
-    for (let e = load<u32>(io + pu), e1 = load<u32>(io + pu, 4); e < e1; e++) {
+    for (let e = i0; e < i1; e++) {
       if (checkRel && ((mask >>> load<u8>(irl + e)) & 1) == 0) continue;
       const v = load<u32>(is + (<usize>e << 2));
       const ps = stamp + (<usize>v << 2);
-      if (v != u && load<u32>(ps) != u) { store<u32>(ps, u); cnt++; }
+      if (v != u && load<u32>(ps) != u) { store<u32>(ps, u); store<u32>(base + (<usize>cnt << 2), v); cnt++; }
     }
     store<u32>(off + pu, cnt, 4);
   }
+  release(stamp);
   for (let u: u32 = 1; u <= n; u++) {
     const p = off + (<usize>u << 2);
     store<u32>(p, load<u32>(p) + load<u32>(p - 4));
@@ -98,25 +106,15 @@ export function buildUndirectedSimple(cg: CsrGraph, mask: u32): UGraph {
   const total = load<u32>(off + (<usize>n << 2));
   const adj = alloc(<usize>total << 2);
   const k = alloc(<usize>n << 3);
-  memory.fill(stamp, 0xFF, <usize>n << 2);
   for (let u: u32 = 0; u < n; u++) {
     const pu = <usize>u << 2;
-    let w = load<u32>(off + pu);
-    store<f64>(k + (<usize>u << 3), <f64>(load<u32>(off + pu, 4) - w));
-    for (let e = load<u32>(oo + pu), e1 = load<u32>(oo + pu, 4); e < e1; e++) {
-      if (checkRel && ((mask >>> load<u8>(orl + e)) & 1) == 0) continue;
-      const v = load<u32>(ot + (<usize>e << 2));
-      const ps = stamp + (<usize>v << 2);
-      if (v != u && load<u32>(ps) != u) { store<u32>(ps, u); store<u32>(adj + (<usize>w << 2), v); w++; }
-    }
-    for (let e = load<u32>(io + pu), e1 = load<u32>(io + pu, 4); e < e1; e++) {
-      if (checkRel && ((mask >>> load<u8>(irl + e)) & 1) == 0) continue;
-      const v = load<u32>(is + (<usize>e << 2));
-      const ps = stamp + (<usize>v << 2);
-      if (v != u && load<u32>(ps) != u) { store<u32>(ps, u); store<u32>(adj + (<usize>w << 2), v); w++; }
-    }
+    const w0 = load<u32>(off + pu);
+    const cnt = load<u32>(off + pu, 4) - w0;
+    store<f64>(k + (<usize>u << 3), <f64>cnt);
+    const from = tmp + (<usize>(load<u32>(oo + pu) + load<u32>(io + pu)) << 2);
+    memory.copy(adj + (<usize>w0 << 2), from, <usize>cnt << 2);
   }
-  release(stamp);
+  release(tmp);
   g.e = total;
   g.off = off;
   g.adj = adj;
