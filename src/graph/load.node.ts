@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GraphDocument } from './model.ts';
 import { decodeSnapshot, type GraphSnapshot } from './snapshot.ts';
@@ -84,14 +84,16 @@ export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
     const cst = statSync(cborPath);
     if (cst.mtimeMs >= st.mtimeMs) {
       try {
-        const snapshot = decodeSnapshot(await readFile(cborPath));
+        // One synchronous read: decoding and indexing block anyway, and fs/promises reads a big file
+        // in many small chunks, each a trip through the thread pool (~50 ms idle for 25 MB).
+        const snapshot = decodeSnapshot(readFileSync(cborPath));
         return { snapshot, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size, cborStamp };
       } catch {
         // A bad snapshot falls back to the canonical graph.json.
       }
     }
   }
-  const text = await readFile(jsonPath, 'utf8');
+  const text = readFileSync(jsonPath, 'utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
