@@ -45,24 +45,11 @@ export interface LoadRun {
   byTool: Record<string, { p50: number; p99: number; count: number }>;
 }
 
-export interface HttpBenchResult {
+/** The closed-loop (saturation) run's fields sit at the top level, so the bench table shows them. */
+export interface HttpBenchResult extends LoadRun {
   graph: string;
   nodes: number;
   clients: number;
-  /** Closed loop (saturation), flat so the bench table shows it. */
-  calls: number;
-  seconds: number;
-  callsPerSecond: number;
-  p50: number;
-  p99: number;
-  max: number;
-  errors: number;
-  toolErrors: number;
-  dropped: number;
-  serverCpuMsPerCall?: number;
-  serverSystemShare?: number;
-  clientCpuMsPerCall: number;
-  byTool: LoadRun['byTool'];
   /** Open loop at targetRate; latency from the scheduled send time. */
   openLoop: LoadRun & { targetRate: number };
   warmupCalls: number;
