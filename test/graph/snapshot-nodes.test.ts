@@ -71,3 +71,11 @@ test('lazy snapshot nodes: absent fields are undefined; a modelled key with an o
   assert.equal(lazy[1]!.is_test, false);
   assert.equal(lazy[3]!.label as unknown, 7);
 });
+
+test('a string table of several 64 KB pieces (multi-byte characters, empty strings) decodes exactly', () => {
+  const words = ['café', '数据', '', 'plain', 'emoji😀', 'x'.repeat(300), 'ünïcödé'];
+  const nodes = Array.from({ length: 6000 }, (_, i) => ({ label: `${words[i % words.length]}${i}`, doc: i % 5 === 0 ? '' : `${words[(i * 3) % words.length]} ${i}` }));
+  const doc = docOf(nodes);
+  const back = snapshotToDocument(decodeSnapshot(encodeGraph(doc)));
+  assert.deepEqual(back.nodes, doc.nodes);
+});
