@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -26,6 +26,11 @@ function inside(root: string, p: string): boolean {
  * refused, and the real path (after symlinks) must stay inside the root too.
  */
 export function jailPath(root: string | undefined, file: string): string {
+  return jailFile(root, file).real;
+}
+
+/** {@link jailPath} plus the file's stat (one stat serves the file check and the cache check). */
+function jailFile(root: string | undefined, file: string): { real: string; st: Stats } {
   if (!root) throw new SourceAccessError('Cannot read source: no source root configured (start the server with --source-root <dir>)');
   if (file.includes('\0')) throw new SourceAccessError(`Cannot read source: invalid path '${file.replace(/\0/g, '')}'`);
   const candidate = isAbsolute(file) ? resolve(file) : resolve(root, file);
@@ -45,28 +50,77 @@ export function jailPath(root: string | undefined, file: string): string {
   if (!inside(root, real)) {
     throw new SourceAccessError(`Cannot read source: path '${file}' resolves (through a symlink) outside the source root ${root} and was refused`);
   }
-  if (!statSync(real).isFile()) throw new SourceAccessError(`Cannot read source: '${file}' under ${root} is not a file`);
-  return real;
+  const st = statSync(real);
+  if (!st.isFile()) throw new SourceAccessError(`Cannot read source: '${file}' under ${root} is not a file`);
+  return { real, st };
+}
+
+interface CachedSource {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  text: string;
+  /** Offset where each line starts; `lines` counts them as text.split('\n') without a trailing empty piece. */
+  lineStarts: Uint32Array;
+  lines: number;
+}
+
+/**
+ * Recently read source files, most recent last, up to SOURCE_CACHE_CHARS characters in all. An entry
+ * is used only while the file's mtime, size and inode still match (the jail's stat, taken on every read), so
+ * an edit is seen at once; repeated reads of the same files (an agent paging through code, several
+ * clients) skip the read and the line scan.
+ */
+const SOURCE_CACHE_CHARS = 16 * 1024 * 1024;
+const sourceCache = new Map<string, CachedSource>();
+let sourceCacheChars = 0;
+
+function cachedSource(real: string, st: Stats): CachedSource {
+  const hit = sourceCache.get(real);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino) {
+    sourceCache.delete(real);
+    sourceCache.set(real, hit);
+    return hit;
+  }
+  if (hit) {
+    sourceCache.delete(real);
+    sourceCacheChars -= hit.text.length;
+  }
+  const text = readFileSync(real, 'utf8');
+  let breaks = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) breaks++;
+  const lineStarts = new Uint32Array(breaks + 1);
+  for (let i = text.indexOf('\n'), k = 1; i >= 0; i = text.indexOf('\n', i + 1)) lineStarts[k++] = i + 1;
+  const lines = text.length === 0 || text.charCodeAt(text.length - 1) === 10 ? breaks : breaks + 1;
+  const entry: CachedSource = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, text, lineStarts, lines };
+  if (text.length <= SOURCE_CACHE_CHARS / 4) {
+    sourceCache.set(real, entry);
+    sourceCacheChars += text.length;
+    for (const [key, old] of sourceCache) {
+      if (sourceCacheChars <= SOURCE_CACHE_CHARS) break;
+      sourceCache.delete(key);
+      sourceCacheChars -= old.text.length;
+    }
+  }
+  return entry;
+}
+
+/** Line n (1-based, within 1..source.lines) of a cached source, without its newline. */
+function lineOf(source: CachedSource, n: number): string {
+  const start = source.lineStarts[n - 1]!;
+  const next = n < source.lineStarts.length ? source.lineStarts[n]! - 1 : source.text.length;
+  return source.text.slice(start, next);
 }
 
 /** Read lines [from, to] (1-based, inclusive) of a jailed file. Returns the lines and the clamped range. */
 export function readLines(root: string | undefined, file: string, from: number, to: number): { lines: string[]; from: number; to: number; total: number } {
-  const real = jailPath(root, file);
-  const text = readFileSync(real, 'utf8');
-  // The lines are text.split('\n') without a trailing empty piece; only the asked ones are cut out.
-  let total = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) total++;
-  if (text.length === 0 || text.charCodeAt(text.length - 1) === 10) total--;
+  const { real, st } = jailFile(root, file);
+  const source = cachedSource(real, st);
+  const total = source.lines;
   const start = Math.max(1, Math.min(from, total || 1));
   const end = Math.max(start, Math.min(to, total));
   const lines: string[] = [];
-  let pos = 0;
-  for (let line = 1; line <= end && line <= total; line++) {
-    const nl = text.indexOf('\n', pos);
-    const stop = nl < 0 ? text.length : nl;
-    if (line >= start) lines.push(text.slice(pos, stop));
-    pos = stop + 1;
-  }
+  for (let line = start; line <= end && line <= total; line++) lines.push(lineOf(source, line));
   return { lines, from: start, to: end, total };
 }
 
@@ -77,7 +131,8 @@ export function lineReader(root: string | undefined): (file: string, line: numbe
     let lines = cache.get(file);
     if (lines === undefined) {
       try {
-        lines = readFileSync(jailPath(root, file), 'utf8').split('\n');
+        const { real, st } = jailFile(root, file);
+        lines = cachedSource(real, st).text.split('\n');
       } catch {
         lines = null;
       }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -53,4 +53,18 @@ test('jailPath() refuses missing files, escapes and symlinks that leave the root
   } finally {
     rmSync(outside, { recursive: true, force: true });
   }
+});
+
+test('readLines() serves an edited file at once: rewritten in place (same or other size) or replaced by rename', async () => {
+  const file = join(root, 'edited.ts');
+  writeFileSync(file, 'one\ntwo\n');
+  assert.deepEqual(readLines(root, 'edited.ts', 1, 9).lines, ['one', 'two']);
+  await new Promise((r) => setTimeout(r, 5));
+  writeFileSync(file, 'uno\ndos\n'); // same size, new mtime
+  assert.deepEqual(readLines(root, 'edited.ts', 1, 9).lines, ['uno', 'dos']);
+  writeFileSync(file, 'a much longer first line\nb\nc\n');
+  assert.deepEqual(readLines(root, 'edited.ts', 2, 3).lines, ['b', 'c']);
+  writeFileSync(join(root, 'edited.tmp'), 'renamed in\n');
+  renameSync(join(root, 'edited.tmp'), file);
+  assert.deepEqual(readLines(root, 'edited.ts', 1, 9), { lines: ['renamed in'], from: 1, to: 1, total: 1 });
 });
