@@ -11,7 +11,7 @@
 // HTTP_BENCH_GRAPH=<graph.json> picks the graph (>= 50k nodes for the target); without it the
 // fixture repo is extracted. BENCH_QUICK=1: fewer calls and clients. HTTP_BENCH_NODE_ARGS adds node
 // flags to the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof); HTTP_BENCH_DEBUG=1 logs the slowest
-// calls of each run. No timing asserts.
+// calls of each run; HTTP_BENCH_WARMUP sets the uncounted warm-up calls (default 2000). No timing asserts.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -113,7 +113,7 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
     const url = new URL((JSON.parse(readFileSync(ready, 'utf8')) as { mcp_url: string }).mcp_url);
     const clients = opts.quick ? 16 : 64;
     const total = opts.quick ? 2000 : 20000;
-    const warmup = opts.quick ? 200 : 2000;
+    const warmup = opts.quick ? 200 : Number(process.env.HTTP_BENCH_WARMUP ?? 2000);
     const rate = Number(process.env.HTTP_BENCH_RATE ?? 2000);
     const pool = new Pool(url.origin, { connections: clients, pipelining: 1 });
 
