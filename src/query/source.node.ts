@@ -71,7 +71,7 @@ interface CachedSource {
  * an edit is seen at once; repeated reads of the same files (an agent paging through code, several
  * clients) skip the read and the line scan.
  */
-const SOURCE_CACHE_CHARS = 16 * 1024 * 1024;
+const SOURCE_CACHE_CHARS = 4 * 1024 * 1024;
 const sourceCache = new Map<string, CachedSource>();
 let sourceCacheChars = 0;
 
