@@ -4,15 +4,26 @@ import type { GraphIndex } from './graph-index.ts';
 import type { Reach, TraversalBackend } from './traversal.ts';
 
 /**
- * Traversals on the WASM core: the graph's edge arrays are copied into the core once per load, and
- * each walk is one ABI call. The core graph is freed when the engine is replaced.
+ * Traversals on the WASM core: the graph's edge arrays are copied into the core once per load (on
+ * the first walk or `prepare()`, not while the server starts), and each walk is one ABI call. The
+ * core graph is freed when the engine is replaced.
  */
 export class CoreTraversal implements TraversalBackend {
   readonly name = 'wasm';
-  private readonly graph: CoreGraph;
+  private built: CoreGraph | undefined;
 
-  constructor(core: Core, ix: GraphIndex) {
-    this.graph = core.graph({ n: ix.n, src: ix.g.src, dst: ix.g.dst, rel: ix.g.rel });
+  constructor(
+    private readonly core: Core,
+    private readonly ix: GraphIndex,
+  ) {}
+
+  private get graph(): CoreGraph {
+    const ix = this.ix;
+    return (this.built ??= this.core.graph({ n: ix.n, src: ix.g.src, dst: ix.g.dst, rel: ix.g.rel }));
+  }
+
+  prepare(): void {
+    void this.graph;
   }
 
   reverseReach(seeds: readonly NodeId[], k: number, relMask: number): Reach {
@@ -29,7 +40,7 @@ export class CoreTraversal implements TraversalBackend {
 
   dispose(): void {
     try {
-      this.graph.free();
+      this.built?.free();
     } catch {
       /* already freed */
     }

@@ -70,6 +70,12 @@ export class QueryEngine {
     this.traversal = traversal ? traversal(this.ix) : new TsTraversal(this.ix);
   }
 
+  /** Build the lazy indexes and the traversal's copy of the graph now (off the start-up path). */
+  warm(): void {
+    this.ix.warm();
+    this.traversal.prepare?.();
+  }
+
   get doc(): GraphDocument {
     return this.ix.g.doc;
   }

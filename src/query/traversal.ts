@@ -17,6 +17,8 @@ export interface TraversalBackend {
   readonly name: string;
   reverseReach(seeds: readonly NodeId[], k: number, relMask: number): Reach;
   shortestPath(s: NodeId, t: NodeId, maxHops: number, relMask: number): Uint32Array | null;
+  /** Build now what the first walk would build (called off the start-up path). */
+  prepare?(): void;
   dispose?(): void;
 }
 
