@@ -62,6 +62,22 @@ export interface ExtractOptions {
   onPhase?: (phase: string) => void;
 }
 
+/** Milliseconds per extraction phase (wall or CPU), and their total. */
+export interface PhaseMs {
+  walk: number;
+  parse: number;
+  link: number;
+  communities: number;
+  write: number;
+  total: number;
+}
+
+/** Phase durations from the clock readings at the start and at the end of each phase. */
+function phaseMs(start: number, walk: number, parse: number, link: number, communities: number, write: number): PhaseMs {
+  const r = Math.round;
+  return { walk: r(walk - start), parse: r(parse - walk), link: r(link - parse), communities: r(communities - link), write: r(write - communities), total: r(write - start) };
+}
+
 export interface ExtractSummary {
   mode: 'full' | 'update';
   root: string;
@@ -91,9 +107,9 @@ export interface ExtractSummary {
   /** Files linked in this run (all of them for `full`, 0 for `positions` and `reused`). */
   relinked: number;
   /** Wall-clock milliseconds per phase. */
-  timingsMs: { walk: number; parse: number; link: number; communities: number; write: number; total: number };
+  timingsMs: PhaseMs;
   /** CPU milliseconds per phase, all threads of the process (parse includes the workers). */
-  cpuMs: { walk: number; parse: number; link: number; communities: number; write: number; total: number };
+  cpuMs: PhaseMs;
   /** Peak resident set size of the process so far, in MB. */
   peakRssMb: number;
   /** CPU milliseconds of the whole process since it started (startup and module loading included). */
@@ -698,22 +714,8 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     languages: meta.languages!,
     linkMode: shifted ? 'positions' : incrementalLink ? 'incremental' : 'full',
     relinked,
-    timingsMs: {
-      walk: Math.round(tWalk - t0),
-      parse: Math.round(tParse - tWalk),
-      link: Math.round(tLink - tParse),
-      communities: Math.round(tCommunities - tLink),
-      write: Math.round(tWrite - tCommunities),
-      total: Math.round(tWrite - t0),
-    },
-    cpuMs: {
-      walk: Math.round(cWalk - c0),
-      parse: Math.round(cParse - cWalk),
-      link: Math.round(cLink - cParse),
-      communities: Math.round(cCommunities - cLink),
-      write: Math.round(cWrite - cCommunities),
-      total: Math.round(cWrite - c0),
-    },
+    timingsMs: phaseMs(t0, tWalk, tParse, tLink, tCommunities, tWrite),
+    cpuMs: phaseMs(c0, cWalk, cParse, cLink, cCommunities, cWrite),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     processCpuMs: Math.round(cpu()),
     outputs,
