@@ -27,12 +27,17 @@ function sourceFiles(root: string, rel = ''): string[] {
   return out;
 }
 
-/** One random change to the tree; returns a description for the failure message. */
-function mutate(root: string, random: () => number, step: number): string {
+/** The tree's source files, a picker driven by `random`, and one picked file (repo-relative and absolute). */
+function randomSourceFile(root: string, random: () => number) {
   const files = sourceFiles(root);
   const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
   const file = pick(files);
-  const abs = join(root, file);
+  return { files, pick, file, abs: join(root, file) };
+}
+
+/** One random change to the tree; returns a description for the failure message. */
+function mutate(root: string, random: () => number, step: number): string {
+  const { pick, file, abs } = randomSourceFile(root, random);
   const op = pick(['append', 'append', 'flip', 'truncate', 'rename', 'delete', 'add', 'add']);
   switch (op) {
     case 'append': {
@@ -170,10 +175,7 @@ function definitionOf(file: string, name: string): string | null {
 
 /** One random content-only change (no file added, renamed or deleted); returns a description. */
 function mutateContent(root: string, random: () => number, step: number): string {
-  const files = sourceFiles(root);
-  const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const file = pick(files);
-  const abs = join(root, file);
+  const { files, pick, file, abs } = randomSourceFile(root, random);
   const text = readFileSync(abs, 'utf8');
   const op = pick(['rename-def', 'rename-def', 'same-name', 'same-name', 'import-call', 'import-call', 'append', 'flip', 'blank']);
   switch (op) {
