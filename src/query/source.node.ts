@@ -105,7 +105,7 @@ function cachedSource(real: string, st: Stats): CachedSource {
   return entry;
 }
 
-/** Line n (1-based, within 1..source.lines) of a cached source, without its newline. */
+/** Line n (1-based, 1..lineStarts.length, as text.split("\n") numbers them) of a cached source, without its newline. */
 function lineOf(source: CachedSource, n: number): string {
   const start = source.lineStarts[n - 1]!;
   const next = n < source.lineStarts.length ? source.lineStarts[n]! - 1 : source.text.length;
@@ -126,20 +126,21 @@ export function readLines(root: string | undefined, file: string, from: number, 
 
 /** One line of a jailed file, trimmed, or undefined when it cannot be read. Cached per file for a call. */
 export function lineReader(root: string | undefined): (file: string, line: number) => string | undefined {
-  const cache = new Map<string, string[] | null>();
+  const cache = new Map<string, CachedSource | null>();
   return (file, line) => {
-    let lines = cache.get(file);
-    if (lines === undefined) {
+    let source = cache.get(file);
+    if (source === undefined) {
       try {
         const { real, st } = jailFile(root, file);
-        lines = cachedSource(real, st).text.split('\n');
+        source = cachedSource(real, st);
       } catch {
-        lines = null;
+        source = null;
       }
-      cache.set(file, lines);
+      cache.set(file, source);
     }
-    if (!lines || line < 1 || line > lines.length) return undefined;
-    return lines[line - 1]!.trim();
+    // Lines as text.split('\n') numbers them (a final newline's empty piece included).
+    if (!source || line < 1 || line > source.lineStarts.length) return undefined;
+    return lineOf(source, line).trim();
   };
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { jailPath, readLines, SourceAccessError } from '../../src/query/source.node.ts';
+import { jailPath, lineReader, readLines, SourceAccessError } from '../../src/query/source.node.ts';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'synaptic-lines-')));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -67,4 +67,18 @@ test('readLines() serves an edited file at once: rewritten in place (same or oth
   writeFileSync(join(root, 'edited.tmp'), 'renamed in\n');
   renameSync(join(root, 'edited.tmp'), file);
   assert.deepEqual(readLines(root, 'edited.ts', 1, 9), { lines: ['renamed in'], from: 1, to: 1, total: 1 });
+});
+
+test('lineReader() gives each line of text.split("\\n"), trimmed, and undefined outside the file', () => {
+  const texts = ['', 'one', 'one\n', ' a \n\tb\t\n\nlast', 'x\r\ny\r\n', '\n\n'];
+  texts.forEach((text, i) => {
+    const file = `reader${i}.txt`;
+    writeFileSync(join(root, file), text);
+    const read = lineReader(root);
+    const split = text.split('\n');
+    for (let line = -1; line <= split.length + 2; line++) {
+      assert.equal(read(file, line), line >= 1 && line <= split.length ? split[line - 1]!.trim() : undefined, JSON.stringify({ text, line }));
+    }
+  });
+  assert.equal(lineReader(root)('missing.txt', 1), undefined);
 });
