@@ -5,8 +5,9 @@
 // Run: `EXTRACT_BENCH_REPO=/tmp/corpus/prisma npx tsx bench/extract-update.bench.ts`
 // Options: EXTRACT_BENCH_CLI (path of the compiled main.js to run), EXTRACT_UPDATE_RUNS (default 3), EXTRACT_UPDATE_FILE (repo-relative file to edit),
 // EXTRACT_UPDATE_VERIFY=1 (after a facts edit, compare the update's outputs byte for byte with a
-// fresh full extract of the same tree). Outputs go to a temp folder; the edited file is restored.
-import { spawnSync } from 'node:child_process';
+// fresh full extract of the same tree), EXTRACT_UPDATE_WATCH=1 (the same edits against one running
+// `update --watch`: save-to-outputs-written wall time). Outputs go to a temp folder; the edited file is restored.
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,7 +101,81 @@ export async function runUpdateBench(repo: string, runs = 3, file?: string, veri
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/**
+ * The same edits against one `synaptic update --watch` process: wall time from writing the file to
+ * the update's summary line (the outputs are rewritten by then), i.e. what an editor-save costs when
+ * the watcher runs. The watcher's first (catch-up) run is not counted.
+ */
+export async function runWatchBench(repo: string, runs = 3, file?: string): Promise<{ file: string; runs: UpdateRun[] }> {
+  const work = mkdtempSync(join(tmpdir(), 'synaptic-watch-bench-'));
+  const out = join(work, 'out');
+  let restore: (() => void) | null = null;
+  const child = spawn(process.execPath, [...cli(), 'update', repo, '--out', out, '--watch', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    run(['extract', repo, '--out', out]);
+    const rel = file ?? pickFile(repo, out);
+    const abs = join(repo, rel);
+    const original = readFileSync(abs, 'utf8');
+    restore = () => writeFileSync(abs, original);
+    const callee = /^(?:export )?(?:async )?function (\w+)\(/m.exec(original)?.[1];
+    let buffer = '';
+    const waiting: ((line: string) => void)[] = [];
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffer += chunk;
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        waiting.shift()?.(line);
+      }
+    });
+    const nextSummary = (): Promise<ExtractSummary> => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('Cannot bench --watch: no update within 60 s')), 60_000);
+      waiting.push((line) => {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as ExtractSummary);
+      });
+    });
+    // Settle: the watcher's catch-up run sees the fresh extract's outputs (nothing to do, no line),
+    // so a first edit-and-restore pair warms it up.
+    await new Promise((r) => setTimeout(r, 1500));
+    const results: UpdateRun[] = [];
+    const measure = async (edit: UpdateRun['edit'], text: string): Promise<void> => {
+      const started = performance.now();
+      const pending = nextSummary();
+      writeFileSync(abs, text);
+      const s = await pending;
+      results.push({ edit, linkMode: s.linkMode, relinked: s.relinked, wallMs: Math.round(performance.now() - started), cpuMs: s.cpuMs.total, peakRssMb: s.peakRssMb, phasesCpuMs: s.cpuMs });
+    };
+    for (let i = 0; i <= runs; i++) {
+      const edited = `${original}\nexport function synapticWatchAdded${i}(): void {\n  ${callee ? `${callee}();` : ''}\n}\n`;
+      await measure('shift', `\n${original}`);
+      await measure('shift-restore', original);
+      await measure('facts', edited);
+      await measure('facts-restore', original);
+    }
+    restore();
+    restore = null;
+    return { file: rel, runs: results.slice(4) };
+  } finally {
+    child.kill('SIGINT');
+    restore?.();
+    await new Promise((r) => setTimeout(r, 200));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.env.EXTRACT_UPDATE_WATCH === '1') {
+  const repo = process.env.EXTRACT_BENCH_REPO;
+  if (!repo) throw new Error('EXTRACT_UPDATE_WATCH=1 needs EXTRACT_BENCH_REPO');
+  runWatchBench(repo, Number(process.env.EXTRACT_UPDATE_RUNS ?? 3), process.env.EXTRACT_UPDATE_FILE).then((r) => {
+    console.table(r.runs.map((x) => ({ edit: x.edit, mode: x.linkMode, relinked: x.relinked, 'save->written ms': x.wallMs, 'update cpu ms': x.cpuMs, 'rss MB': x.peakRssMb })));
+    console.log(JSON.stringify({ watch: true, ...r }));
+  }, (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  });
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   let repo = process.env.EXTRACT_BENCH_REPO;
   let scratch: string | null = null;
   if (!repo) {

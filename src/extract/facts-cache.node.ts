@@ -5,6 +5,7 @@ import { Encoder, decode } from 'cbor-x';
 import { parseManifest, type Manifest } from '../graph/manifest.ts';
 import type { FileFacts } from './facts.ts';
 import { writeAtomic } from './repo-files.node.ts';
+import { readKept, type ResidentOutputs } from './resident.node.ts';
 
 /**
  * The facts cache (synaptic-out/.facts/): every extracted file's FileFacts (or its failure or skip
@@ -45,12 +46,18 @@ function shardFile(outDir: string, shard: number): string {
   return join(outDir, FACTS_DIR, `${String(shard).padStart(2, '0')}.cbor`);
 }
 
+/** One decoded shard file (kept by a resident process: its entries are never changed in place but by {@link writeFactsShards}). */
+function readShard(outDir: string, shard: number, resident: ResidentOutputs | undefined): FactsCache {
+  const file = shardFile(outDir, shard);
+  return readKept(resident, file, () => decode(readFileSync(file)) as FactsCache);
+}
+
 /** Every cached entry when all shards exist and match this extractor version; null otherwise. */
-export function loadFactsCache(outDir: string, version: string): Record<string, CacheEntry> | null {
+export function loadFactsCache(outDir: string, version: string, resident?: ResidentOutputs): Record<string, CacheEntry> | null {
   try {
     const entries: Record<string, CacheEntry> = {};
     for (let shard = 0; shard < FACTS_SHARDS; shard++) {
-      const part = decode(readFileSync(shardFile(outDir, shard))) as FactsCache;
+      const part = readShard(outDir, shard, resident);
       if (!part || part.version !== FACTS_CACHE_VERSION || part.extractor_version !== version || !part.entries) return null;
       Object.assign(entries, part.entries);
     }
@@ -61,9 +68,10 @@ export function loadFactsCache(outDir: string, version: string): Record<string, 
 }
 
 /** The previous run's manifest when it exists and matches this extractor version. */
-export function loadPreviousManifest(outDir: string, version: string): Manifest | null {
+export function loadPreviousManifest(outDir: string, version: string, resident?: ResidentOutputs): Manifest | null {
   try {
-    const manifest = parseManifest(readFileSync(join(outDir, '.manifest.json'), 'utf8'));
+    const file = join(outDir, '.manifest.json');
+    const manifest = readKept(resident, file, () => parseManifest(readFileSync(file, 'utf8')));
     return manifest && manifest.extractor_version === version ? manifest : null;
   } catch {
     return null;
@@ -74,7 +82,9 @@ export function loadPreviousManifest(outDir: string, version: string): Manifest 
  * Write the shards of the facts cache that changed: entries that are not the very objects loaded
  * from `previous`, or deleted paths (every shard without a loaded previous cache).
  */
-export function writeFactsCache(outDir: string, version: string, paths: string[], entries: Map<string, CacheEntry>, previous: Record<string, CacheEntry> | null): void {
+export function writeFactsCache(
+  outDir: string, version: string, paths: string[], entries: Map<string, CacheEntry>, previous: Record<string, CacheEntry> | null, resident?: ResidentOutputs,
+): void {
   mkdirSync(join(outDir, FACTS_DIR), { recursive: true });
   const shards: Record<string, CacheEntry>[] = Array.from({ length: FACTS_SHARDS }, () => ({}));
   const dirty = new Uint8Array(FACTS_SHARDS).fill(previous ? 0 : 1);
@@ -88,7 +98,7 @@ export function writeFactsCache(outDir: string, version: string, paths: string[]
   const encoder = new Encoder({ useRecords: true });
   for (let shard = 0; shard < FACTS_SHARDS; shard++) {
     if (!dirty[shard]) continue;
-    writeAtomic(shardFile(outDir, shard), encoder.encode({ version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards[shard]! }));
+    writeShard(outDir, shard, encoder, { version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards[shard]! }, resident);
   }
 }
 
@@ -135,13 +145,13 @@ export function writeCommunityCache(outDir: string, key: string, membership: Int
 }
 
 /** The shards holding `paths` (shard number -> its entries), when each exists and matches this extractor version. */
-export function loadFactsShards(outDir: string, version: string, paths: Iterable<string>): Map<number, Record<string, CacheEntry>> | null {
+export function loadFactsShards(outDir: string, version: string, paths: Iterable<string>, resident?: ResidentOutputs): Map<number, Record<string, CacheEntry>> | null {
   const out = new Map<number, Record<string, CacheEntry>>();
   try {
     for (const path of paths) {
       const shard = shardOf(path);
       if (out.has(shard)) continue;
-      const part = decode(readFileSync(shardFile(outDir, shard))) as FactsCache;
+      const part = readShard(outDir, shard, resident);
       if (!part || part.version !== FACTS_CACHE_VERSION || part.extractor_version !== version || !part.entries) return null;
       out.set(shard, part.entries);
     }
@@ -158,7 +168,9 @@ export function shardEntry(shards: Map<number, Record<string, CacheEntry>>, path
 }
 
 /** Rewrite the loaded shards with `updates` (changed files only; the file set is unchanged). */
-export function writeFactsShards(outDir: string, version: string, shards: Map<number, Record<string, CacheEntry>>, updates: Map<string, CacheEntry>): void {
+export function writeFactsShards(
+  outDir: string, version: string, shards: Map<number, Record<string, CacheEntry>>, updates: Map<string, CacheEntry>, resident?: ResidentOutputs,
+): void {
   const dirty = new Set<number>();
   for (const [path, entry] of updates) {
     const shard = shardOf(path);
@@ -169,6 +181,12 @@ export function writeFactsShards(outDir: string, version: string, shards: Map<nu
   }
   const encoder = new Encoder({ useRecords: true });
   for (const shard of [...dirty].sort((a, b) => a - b)) {
-    writeAtomic(shardFile(outDir, shard), encoder.encode({ version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards.get(shard)! }));
+    writeShard(outDir, shard, encoder, { version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards.get(shard)! }, resident);
   }
+}
+
+function writeShard(outDir: string, shard: number, encoder: Encoder, part: FactsCache, resident: ResidentOutputs | undefined): void {
+  const file = shardFile(outDir, shard);
+  writeAtomic(file, encoder.encode(part));
+  resident?.wrote(file, part);
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
 import type { LinkDeps } from './link/index.ts';
 import { writeAtomic } from './repo-files.node.ts';
+import { readKept, type ResidentOutputs } from './resident.node.ts';
 
 /**
  * The link cache (synaptic-out/.link.cbor): what linking each file read in the run that wrote it
@@ -49,7 +50,14 @@ function unflatten(offsets: Uint32Array, values: Uint32Array): number[][] {
   return out;
 }
 
-export function writeLinkCache(outDir: string, id: string, version: string, deps: LinkDeps): void {
+/** The decoded file: what a resident process keeps. */
+interface LinkCache {
+  id: string;
+  extractorVersion: string;
+  deps: LinkDeps;
+}
+
+export function writeLinkCache(outDir: string, id: string, version: string, deps: LinkDeps, resident?: ResidentOutputs): void {
   const { offsets, values: reads } = flatten(deps.reads);
   const g = deps.guessData;
   const gOffsets = new Uint32Array(g.contrib.length + 1);
@@ -71,14 +79,22 @@ export function writeLinkCache(outDir: string, id: string, version: string, deps
     g_offsets: gOffsets, g_names: gNames, g_files: Uint32Array.from(gFiles), g_symbols: Uint32Array.from(gSymbols),
     g_read_offsets: gReads.offsets, g_reads: gReads.values, g_keys: g.keys,
   };
-  writeAtomic(join(outDir, LINK_CACHE_FILE), new Encoder({ useRecords: false }).encode(wire));
+  const file = join(outDir, LINK_CACHE_FILE);
+  writeAtomic(file, new Encoder({ useRecords: false }).encode(wire));
+  resident?.wrote(file, { id, extractorVersion: version, deps } satisfies LinkCache);
 }
 
 /** The cached link dependencies when the file exists with this id and extractor version; null otherwise. */
-export function loadLinkCache(outDir: string, id: string, version: string): LinkDeps | null {
+export function loadLinkCache(outDir: string, id: string, version: string, resident?: ResidentOutputs): LinkDeps | null {
+  const file = join(outDir, LINK_CACHE_FILE);
+  const cache = readKept(resident, file, () => parseLinkCache(file));
+  return cache && cache.id === id && cache.extractorVersion === version ? cache.deps : null;
+}
+
+function parseLinkCache(file: string): LinkCache | null {
   try {
-    const w = decode(readFileSync(join(outDir, LINK_CACHE_FILE))) as Partial<Wire>;
-    if (!w || w.version !== LINK_CACHE_VERSION || w.id !== id || w.extractor_version !== version) return null;
+    const w = decode(readFileSync(file)) as Partial<Wire>;
+    if (!w || w.version !== LINK_CACHE_VERSION || typeof w.id !== 'string' || typeof w.extractor_version !== 'string') return null;
     if (!Array.isArray(w.paths) || !(w.offsets instanceof Uint32Array) || !(w.reads instanceof Uint32Array) || !Array.isArray(w.keys) || !Array.isArray(w.guesses)) return null;
     if (!(w.g_offsets instanceof Uint32Array) || !Array.isArray(w.g_names) || !(w.g_files instanceof Uint32Array) || !(w.g_symbols instanceof Uint32Array)) return null;
     if (!(w.g_read_offsets instanceof Uint32Array) || !(w.g_reads instanceof Uint32Array) || !Array.isArray(w.g_keys)) return null;
@@ -92,10 +108,11 @@ export function loadLinkCache(outDir: string, id: string, version: string): Link
       for (let k = w.g_offsets[i]!; k < w.g_offsets[i + 1]!; k++) list.push([w.g_names[k]!, w.g_files[k]!, w.g_symbols[k]!]);
       contrib.push(list);
     }
-    return {
+    const deps: LinkDeps = {
       paths: w.paths, reads: unflatten(w.offsets, w.reads), keys: w.keys, guesses: new Map(w.guesses),
       guessData: { contrib, reads: unflatten(w.g_read_offsets, w.g_reads), keys: w.g_keys },
     };
+    return { id: w.id, extractorVersion: w.extractor_version, deps };
   } catch {
     return null; // no usable cache: a full link
   }

@@ -24,6 +24,7 @@ import {
 } from './facts-cache.node.ts';
 import { inLinkKeyOrder, lineMap, positionFreeShape, shiftFilePositions } from './line-shift.ts';
 import { readHeadCommit, writeAtomic } from './repo-files.node.ts';
+import { readKept, takeKept, type ResidentOutputs } from './resident.node.ts';
 
 export { readHeadCommit, writeAtomic } from './repo-files.node.ts';
 export { FACTS_DIR } from './facts-cache.node.ts';
@@ -60,6 +61,11 @@ export interface ExtractOptions {
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
   /** Called when a later phase starts: `linking`, `communities`, `writing`. */
   onPhase?: (phase: string) => void;
+  /**
+   * Decoded outputs kept by a long-lived process across runs (`update --watch`, the server's catch-up):
+   * the update reads its previous outputs from memory while their files are unchanged. Same results.
+   */
+  resident?: ResidentOutputs;
 }
 
 /** Milliseconds per extraction phase (wall or CPU), and their total. */
@@ -248,7 +254,7 @@ const SHIFT_MAX_FILES = 64;
 function shiftEditedPositions(input: {
   outDir: string; version: string; previous: Manifest; entries: Map<string, CacheEntry>;
   manifestFiles: Record<string, ManifestEntry>; root: string; commit: string | null; languages: Record<string, number>;
-  inputsMatch: (files: Record<string, ManifestEntry>) => boolean;
+  inputsMatch: (files: Record<string, ManifestEntry>) => boolean; resident: ResidentOutputs | undefined;
 }): {
   doc: GraphDocument; shards: Map<number, Record<string, CacheEntry>>; lines: number;
   /** Nodes and links whose text changed; each node's community in the previous graph. */
@@ -264,7 +270,7 @@ function shiftEditedPositions(input: {
     asBefore[path] = { ...asBefore[path]!, hash: prev.hash, status: prev.status };
   }
   if (!input.inputsMatch(asBefore)) return noShift('4');
-  const shards = loadFactsShards(outDir, version, entries.keys());
+  const shards = loadFactsShards(outDir, version, entries.keys(), input.resident);
   if (!shards) return noShift('5');
   const edits: { before: FileFacts; after: FileFacts; map: Map<number, number> }[] = [];
   let lines = previous.stats.lines;
@@ -292,7 +298,7 @@ function shiftEditedPositions(input: {
   }
   let doc: GraphDocument;
   try {
-    doc = decodeGraph(readFileSync(join(outDir, 'graph.cbor')));
+    doc = previousGraph(outDir, input.resident);
   } catch {
     return noShift('10');
   }
@@ -328,7 +334,7 @@ function shiftEditedPositions(input: {
 function relinkChanged(input: {
   outDir: string; version: string; previous: Manifest; prevCache: Record<string, CacheEntry> | null; entries: Map<string, CacheEntry>;
   changedPaths: string[]; manifestFiles: Record<string, ManifestEntry>; facts: FileFacts[]; context: ReturnType<typeof buildProjectContext>;
-  inputsMatch: (files: Record<string, ManifestEntry>) => boolean;
+  inputsMatch: (files: Record<string, ManifestEntry>) => boolean; resident: ResidentOutputs | undefined;
 }): (RelinkResult & { previousNodes: GraphNode[] }) | null {
   const { outDir, version, previous, prevCache, entries, changedPaths } = input;
   if (changedPaths.length > RELINK_MAX_FILES) return noRelink('too many changed files');
@@ -346,11 +352,11 @@ function relinkChanged(input: {
     before.set(path, old.facts);
   }
   if (!input.inputsMatch(asBefore)) return noRelink('inputs beyond the changed files');
-  const deps = loadLinkCache(outDir, state.link_cache, version);
+  const deps = loadLinkCache(outDir, state.link_cache, version, input.resident);
   if (!deps) return noRelink('link cache');
   let doc: GraphDocument;
   try {
-    doc = decodeGraph(readFileSync(join(outDir, 'graph.cbor')));
+    doc = previousGraph(outDir, input.resident);
   } catch {
     return noRelink('graph.cbor');
   }
@@ -361,6 +367,12 @@ function relinkChanged(input: {
   return result ? { ...result, previousNodes: doc.nodes } : noRelink('linked files differ');
 }
 
+/** The previous run's graph (graph.cbor) for the caller to change: a resident process hands over the one it wrote. */
+function previousGraph(outDir: string, resident: ResidentOutputs | undefined): GraphDocument {
+  const file = join(outDir, 'graph.cbor');
+  return takeKept(resident, file, () => decodeGraph(readFileSync(file)));
+}
+
 function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
   const out: Record<string, V> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key]!;
@@ -369,6 +381,16 @@ function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
 
 /** Run a full extraction, or an incremental update when `incremental` and a usable previous run exist. */
 export async function runExtract(options: ExtractOptions): Promise<ExtractSummary> {
+  try {
+    return await extractOnce(options);
+  } catch (err) {
+    // Outputs may be half-way between two runs: the next run reads them from disk again.
+    options.resident?.clear();
+    throw err;
+  }
+}
+
+async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   const t0 = performance.now();
   const cpu = (): number => {
     const u = process.cpuUsage();
@@ -382,7 +404,8 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
 
   // Folder listings of the previous walk: unchanged folders (same mtime) are not read again.
   const listingsFile = join(outDir, LISTINGS_FILE);
-  const saved = options.incremental ? loadListings(listingsFile) : null;
+  const resident = options.resident;
+  const saved = options.incremental ? readKept(resident, listingsFile, () => loadListings(listingsFile)) : null;
   const listings: ListingCache = { previous: saved?.listings ?? null, trustBefore: saved ? saved.scannedAtMs - RACY_MS : 0, next: new Map(), changed: false };
   const walk = walkRepository(root, {
     maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
@@ -395,6 +418,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     try {
       mkdirSync(outDir, { recursive: true });
       writeAtomic(listingsFile, encodeListings(scanStarted, listings.next));
+      resident?.wrote(listingsFile, { scannedAtMs: scanStarted, listings: listings.next });
     } catch {
       // only a cache: the next walk reads every folder
     }
@@ -404,7 +428,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
 
   // Files whose size and mtime match the previous manifest are reused without reading them; their
   // cached facts are loaded only if the graph must be relinked.
-  const previous = options.incremental ? loadPreviousManifest(outDir, version) : null;
+  const previous = options.incremental ? loadPreviousManifest(outDir, version, resident) : null;
   const entries = new Map<string, CacheEntry>();
   const reusedMeta = new Map<string, ManifestEntry>();
   const tasks: FileTask[] = [];
@@ -470,6 +494,10 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     report: join(outDir, 'GRAPH_REPORT.md'),
     factsCache: join(outDir, FACTS_DIR),
   };
+  const writeManifest = (manifest: Manifest): void => {
+    writeAtomic(outputs.manifest, stringifyManifest(manifest));
+    resident?.wrote(outputs.manifest, manifest);
+  };
   const manifestFiles: Record<string, ManifestEntry> = {};
   const languages: Record<string, number> = {};
   for (const path of byPath) {
@@ -494,7 +522,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   const prevStats = previous?.stats;
   if (previous && prevStats && typeof prevStats.lines === 'number' && previous.inputs_hash === inputsHash
     && [outputs.graphJson, outputs.graphCbor, outputs.report].every((f) => existsSync(f))) {
-    writeAtomic(outputs.manifest, stringifyManifest({ ...previous, scanned_at_ms: scanStarted, files: manifestFiles }));
+    writeManifest({ ...previous, scanned_at_ms: scanStarted, files: manifestFiles });
     saveListings();
     const tEnd = performance.now();
     const cEnd = cpu();
@@ -513,7 +541,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   options.onPhase?.('linking');
   // A few files edited in positions only: move their positions in the previous graph, no relink.
   const shifted = previous && added === 0 && deleted === 0 && entries.size > 0 && reusedMeta.size > 0
-    ? shiftEditedPositions({ outDir, version, previous, entries, manifestFiles, root, commit, languages, inputsMatch: (files) =>
+    ? shiftEditedPositions({ outDir, version, previous, entries, manifestFiles, root, commit, languages, resident, inputsMatch: (files) =>
       hashInputs(version, seed, core ? 'core' : 'ts', commit, files, walk.skipped, contextTexts) === previous.inputs_hash })
     : null;
   let prevCache: Record<string, CacheEntry> | null = null;
@@ -544,7 +572,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   } else {
     const changedPaths = [...entries.keys()];
     // Relink: bring in the cached facts of reused files (re-parsing any the cache cannot vouch for).
-    prevCache = reusedMeta.size ? loadFactsCache(outDir, version) : null;
+    prevCache = reusedMeta.size ? loadFactsCache(outDir, version, resident) : null;
     for (const [path, meta] of reusedMeta) {
       const cached = prevCache?.[path];
       if (cached && cached.hash === meta.hash) entries.set(path, cached);
@@ -582,7 +610,7 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     const context = buildProjectContext(contextTexts);
     const incremental = previous && added === 0 && deleted === 0 && redo.length === 0 && changedPaths.length > 0
       ? relinkChanged({
-        outDir, version, previous, prevCache, entries, changedPaths, manifestFiles, facts, context, inputsMatch: (files) =>
+        outDir, version, previous, prevCache, entries, changedPaths, manifestFiles, facts, context, resident, inputsMatch: (files) =>
           hashInputs(version, seed, core ? 'core' : 'ts', commit, files, walk.skipped, contextTexts) === previous.inputs_hash,
       })
       : null;
@@ -662,14 +690,14 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     },
   };
   // The facts cache and manifest go first: graph.json's (then graph.cbor's) mtime marks a complete run.
-  if (shifted) writeFactsShards(outDir, version, shifted.shards, entries);
-  else writeFactsCache(outDir, version, byPath, entries, prevCache);
+  if (shifted) writeFactsShards(outDir, version, shifted.shards, entries, resident);
+  else writeFactsCache(outDir, version, byPath, entries, prevCache, resident);
   if (communityKey && !cachedCommunities) writeCommunityCache(outDir, communityKey, communities.rawMembership, communities.algorithm, betweenness);
   if (deps) {
     linkCacheId = manifest.inputs_hash!;
-    writeLinkCache(outDir, linkCacheId, version, deps);
+    writeLinkCache(outDir, linkCacheId, version, deps, resident);
   }
-  writeAtomic(outputs.manifest, stringifyManifest(manifest));
+  writeManifest(manifest);
   // graph.cbor lands right after graph.json (encoded beforehand, so the gap is one rename): a
   // snapshot at least as new as graph.json is what readers take as fresh.
   const snapshotBytes = encodeGraph(doc);
@@ -681,14 +709,17 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
     const { nodes, previousCommunity } = reuse;
     for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) nodes[i] = -1;
     try {
-      graphText = reuseGraphText(readFileSync(outputs.graphJson), doc, nodes, reuse.links);
+      graphText = reuseGraphText(readKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson)), doc, nodes, reuse.links);
     } catch {
       graphText = null;
     }
     if (!graphText && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
   }
-  writeAtomic(outputs.graphJson, graphText ?? stringifyGraph(doc));
+  const graphBytes = graphText ?? Buffer.from(stringifyGraph(doc));
+  writeAtomic(outputs.graphJson, graphBytes);
+  resident?.wrote(outputs.graphJson, graphBytes);
   writeAtomic(outputs.graphCbor, snapshotBytes);
+  resident?.wrote(outputs.graphCbor, doc);
   writeGraphState(outDir, manifest.inputs_hash!, linkCacheId);
   saveListings();
   const tWrite = performance.now();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, REPO_ROOT } from './pipeline-fixture.ts';
 
@@ -58,3 +58,71 @@ test('synaptic extract on worker threads, then update --json, from the compiled 
     fx.cleanup();
   }
 });
+
+/** Lines of a child's stdout as they come. */
+function lineReader(child: ReturnType<typeof spawn>): () => Promise<string> {
+  const lines: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  let buffer = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    buffer += chunk;
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      const w = waiting.shift();
+      if (w) w(line);
+      else lines.push(line);
+    }
+  });
+  return () => {
+    const line = lines.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no update line within 30 s')), 30_000);
+      waiting.push((l) => {
+        clearTimeout(timer);
+        resolve(l);
+      });
+    });
+  };
+}
+
+for (const mode of ['watch', 'poll'] as const) {
+  test(`synaptic update --watch${mode === 'poll' ? ' --poll' : ''} keeps the outputs equal to a full extract after each edit, and stops on SIGINT`, { skip: !existsSync(CLI) && 'dist/ not built (npm run build)' }, async () => {
+    const fx = copyFixture();
+    const out = join(fx.dir, 'out-watch');
+    const child = spawn(process.execPath, [CLI, 'update', fx.dir, '--out', out, '--watch', '--json', ...(mode === 'poll' ? ['--poll', '50'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const next = lineReader(child);
+    try {
+      const first = JSON.parse(await next()) as { mode: string; nodes: number };
+      assert.equal(first.mode, 'full', 'no previous outputs: the first run is a full extract');
+      for (const [k, edit] of [
+        ['src/util/strings.ts', (t: string) => `${t}\nexport function watched1(): string {\n  return normalizePath('/w');\n}\n`],
+        ['src/core/router.ts', (t: string) => `\n\n${t}`],
+        ['src/util/strings.ts', (t: string) => t.replace('watched1', 'watched2')],
+      ] as const) {
+        const abs = join(fx.dir, k);
+        writeFileSync(abs, edit(readFileSync(abs, 'utf8')));
+        const s = JSON.parse(await next()) as { mode: string; changed: number; parsed: number };
+        assert.equal(s.mode, 'update');
+        assert.equal(s.parsed, 1, `one file re-parsed after editing ${k}`);
+        const full = join(fx.dir, 'out-full');
+        assert.equal(synaptic(['extract', fx.dir, '--out', full, '--json']).code, 0);
+        for (const f of ['graph.json', 'graph.cbor', 'GRAPH_REPORT.md']) {
+          assert.ok(readFileSync(join(out, f)).equals(readFileSync(join(full, f))), `${f} after editing ${k} equals a full extract`);
+        }
+        rmSync(full, { recursive: true });
+      }
+      assert.match(stderr, mode === 'poll' ? /polling .* every 50 ms/ : /watching .* for changes/);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      assert.equal(await exited, 0);
+    } finally {
+      child.kill('SIGKILL');
+      fx.cleanup();
+    }
+  });
+}

@@ -86,12 +86,13 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean)
     progress.finish();
   }
   if (args.json) process.stdout.write(JSON.stringify(summary) + '\n');
-  else if (process.stderr.isTTY) {
-    process.stderr.write(
-      `${summary.mode === 'update' ? 'updated' : 'extracted'} ${summary.files} files (${summary.parsed} parsed, ${summary.reused} reused): `
-      + `${summary.nodes} nodes, ${summary.links} links, ${summary.communities} communities, ${summary.failed} failed, `
-      + `${summary.skipped} skipped in ${(summary.timingsMs.total / 1000).toFixed(2)}s -> ${summary.outDir}\n`,
-    );
-  }
+  else if (process.stderr.isTTY) process.stderr.write(summaryLine(summary) + '\n');
   return 0;
+}
+
+/** The one-line human summary of a run. */
+export function summaryLine(summary: ExtractSummary): string {
+  return `${summary.mode === 'update' ? 'updated' : 'extracted'} ${summary.files} files (${summary.parsed} parsed, ${summary.reused} reused): `
+    + `${summary.nodes} nodes, ${summary.links} links, ${summary.communities} communities, ${summary.failed} failed, `
+    + `${summary.skipped} skipped in ${(summary.timingsMs.total / 1000).toFixed(2)}s -> ${summary.outDir}`;
 }

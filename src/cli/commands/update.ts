@@ -1,7 +1,9 @@
 import type { Command } from '../command.ts';
-import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, runExtractCommand } from './extract-args.ts';
+import { UsageError } from '../command.ts';
+import { watchAndUpdate } from '../../extract/watch.node.ts';
+import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, runExtractCommand, summaryLine } from './extract-args.ts';
 
-/** `synaptic update [path]`: re-extract only added, changed and deleted files. */
+/** `synaptic update [path]`: re-extract only added, changed and deleted files; `--watch` keeps doing it. */
 export const updateCommand: Command = {
   name: 'update',
   summary: 'refresh synaptic-out/ after edits: re-parses only added and changed files',
@@ -12,6 +14,59 @@ current folder) and rewrites the outputs; the result equals a full extract. With
 extract it runs a full one.
 
 ${EXTRACT_OPTIONS_USAGE}
+  --watch                  stay running: update after every change (a file watcher, else a poll);
+                           keeps the previous outputs in memory, so a one-file update is fast.
+                           One line per update on stderr (with --json: a JSON summary per line on
+                           stdout). Ctrl-C stops it.
+  --poll <ms>              with --watch: poll every <ms> instead of watching (network folders)
 `,
-  run: async (argv) => runExtractCommand(parseExtractArgs(argv, 'update'), true),
+  run: async (argv) => {
+    const rest: string[] = [];
+    let watchMode = false;
+    let pollMs: number | undefined;
+    for (let i = 0; i < argv.length; i++) {
+      const arg = argv[i]!;
+      if (arg === '--watch') watchMode = true;
+      else if (arg === '--poll' || arg.startsWith('--poll=')) {
+        const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+        if (value === undefined || !/^\d+$/.test(value) || Number(value) < 10) throw new UsageError(`Cannot parse --poll: expected milliseconds (>= 10), got '${value ?? ''}'`);
+        pollMs = Number(value);
+      } else rest.push(arg);
+    }
+    if (pollMs !== undefined && !watchMode) throw new UsageError('Cannot update: --poll needs --watch');
+    const args = parseExtractArgs(rest, 'update');
+    if (!watchMode) return runExtractCommand(args, true);
+    return watchUpdates(args, pollMs);
+  },
 };
+
+async function watchUpdates(args: ReturnType<typeof parseExtractArgs>, pollMs: number | undefined): Promise<number> {
+  const handle = watchAndUpdate(
+    {
+      root: args.root,
+      outDir: args.outDir,
+      ...(args.maxFileSize !== undefined ? { maxFileSize: args.maxFileSize } : {}),
+      ...(args.workers !== undefined ? { workers: args.workers } : {}),
+    },
+    {
+      ...(pollMs !== undefined ? { poll: true, pollMs } : {}),
+      onUpdate: (summary, trigger) => {
+        if (args.json) process.stdout.write(JSON.stringify({ ...summary, trigger }) + '\n');
+        else process.stderr.write(`${summaryLine(summary)}${trigger ? ` (after ${trigger})` : ''}\n`);
+      },
+      onError: (err) => process.stderr.write(`synaptic: cannot update: ${err instanceof Error ? err.message : String(err)}\n`),
+      onMode: (mode, reason) => {
+        process.stderr.write(mode === 'events'
+          ? `synaptic: watching ${args.root} for changes (Ctrl-C stops)\n`
+          : `synaptic: polling ${args.root} every ${pollMs ?? 1000} ms${reason ? ` (${reason})` : ''} (Ctrl-C stops)\n`);
+      },
+    },
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await handle.close();
+  return 0;
+}

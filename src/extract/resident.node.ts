@@ -1,0 +1,70 @@
+import { statSync } from 'node:fs';
+
+/**
+ * What a long-lived process (`synaptic update --watch`, the server's source catch-up) keeps between
+ * extraction runs: the decoded form of each synaptic-out file it read or wrote, under the file's
+ * identity (mtime, size, inode). A run asks for a file's decoded value and gets the kept one only
+ * while the file on disk is still the one it came from; any other writer (another process, a user
+ * deleting the folder) changes the identity, and the file is read again. So an update in a resident
+ * process skips decoding its own previous outputs (the facts cache, the link cache, graph.cbor, the
+ * manifest) and produces exactly what a fresh process would.
+ */
+export class ResidentOutputs {
+  readonly #kept = new Map<string, { stamp: string; value: unknown }>();
+  /** Reads answered from memory / from disk (for tests and --json summaries). */
+  readonly counts = { kept: 0, loaded: 0 };
+
+  /** The decoded value of `path`: the kept one if the file is unchanged, else `load()` (kept when not null). */
+  read<T>(path: string, load: () => T): T {
+    const stamp = stampOf(path);
+    const kept = this.#kept.get(path);
+    if (stamp !== null && kept?.stamp === stamp) {
+      this.counts.kept++;
+      return kept.value as T;
+    }
+    this.#kept.delete(path);
+    this.counts.loaded++;
+    // The stamp is taken before reading: a file replaced in between is simply read again next time.
+    const value = load();
+    if (stamp !== null && value !== null && value !== undefined) this.#kept.set(path, { stamp, value });
+    return value;
+  }
+
+  /** Like {@link read}, for a caller that changes the value: it is handed over and no longer kept. */
+  take<T>(path: string, load: () => T): T {
+    const value = this.read(path, load);
+    this.#kept.delete(path);
+    return value;
+  }
+
+  /** Record `value` as the decoded form of the file just written at `path`. */
+  wrote(path: string, value: unknown): void {
+    const stamp = stampOf(path);
+    if (stamp === null) this.#kept.delete(path);
+    else this.#kept.set(path, { stamp, value });
+  }
+
+  /** Forget everything (e.g. after an error left the outputs in an unknown state). */
+  clear(): void {
+    this.#kept.clear();
+  }
+}
+
+function stampOf(path: string): string | null {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.mtimeNs}:${st.size}:${st.ino}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
+/** `resident.read(path, load)` when there is a resident memo, else just `load()`. */
+export function readKept<T>(resident: ResidentOutputs | undefined, path: string, load: () => T): T {
+  return resident ? resident.read(path, load) : load();
+}
+
+/** `resident.take(path, load)` when there is a resident memo, else just `load()`. */
+export function takeKept<T>(resident: ResidentOutputs | undefined, path: string, load: () => T): T {
+  return resident ? resident.take(path, load) : load();
+}

@@ -1,0 +1,113 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { runExtract, type ExtractOptions, type ExtractSummary } from './pipeline.node.ts';
+import { ResidentOutputs } from './resident.node.ts';
+
+/**
+ * `synaptic update --watch`: one long-lived process that keeps the repository's outputs current.
+ * A recursive file watcher (or, where none can start, a poll) triggers an update; the update keeps
+ * its previous outputs decoded in memory (ResidentOutputs), so a one-file edit costs the relink and
+ * the writes, not re-reading the facts cache, the link cache and the previous graph. Every update is
+ * the same `runExtract` as a one-shot `synaptic update`: the outputs equal a full extract's.
+ */
+
+export interface WatchOptions {
+  /** Quiet time after the last event before updating (ms); edits arrive as bursts of events. */
+  debounceMs?: number;
+  /** Poll period when no watcher can start (ms). */
+  pollMs?: number;
+  /** Use polling even where a watcher could start (tests, network file systems). */
+  poll?: boolean;
+  /** After each update that rewrote the outputs (runs that found nothing to do are not reported). */
+  onUpdate: (summary: ExtractSummary, trigger: string | null) => void;
+  onError: (err: unknown) => void;
+  /** How changes are noticed, once known. */
+  onMode?: (mode: 'events' | 'poll', reason?: string) => void;
+}
+
+export interface WatchHandle {
+  /** Stop watching; resolves when the update in progress (if any) is done. */
+  close(): Promise<void>;
+}
+
+/** Segments whose changes never reach the graph (the walk skips them anyway): no update for them. */
+const NOISE = /(^|[\\/])(node_modules|\.git[\\/]objects|\.git[\\/]logs)([\\/]|$)/;
+
+export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): WatchHandle {
+  const resident = new ResidentOutputs();
+  const root = extract.root;
+  const outDir = extract.outDir ?? join(root, 'synaptic-out');
+  const outRel = relative(root, outDir);
+  const ownOutput = (rel: string): boolean => !outRel.startsWith('..') && (rel === outRel || rel.startsWith(outRel + sep));
+  let closed = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let trigger: string | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  const update = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        const cause = trigger;
+        trigger = null;
+        try {
+          const summary = await runExtract({ ...extract, incremental: true, resident });
+          if (summary.linkMode !== 'reused' || summary.parsed > 0) options.onUpdate(summary, cause);
+        } catch (err) {
+          options.onError(err);
+        }
+      } while (again && !closed);
+      running = null;
+    })();
+    return running;
+  };
+  const schedule = (cause: string | null): void => {
+    if (closed) return;
+    trigger ??= cause;
+    clearTimeout(timer);
+    timer = setTimeout(() => void update(), options.debounceMs ?? 30);
+  };
+
+  let watcher: FSWatcher | undefined;
+  let poller: NodeJS.Timeout | undefined;
+  const startPolling = (reason?: string): void => {
+    watcher?.close();
+    watcher = undefined;
+    if (closed || poller) return;
+    poller = setInterval(() => {
+      if (!running) void update();
+    }, options.pollMs ?? 1000);
+    options.onMode?.('poll', reason);
+  };
+  if (options.poll) startPolling('polling requested');
+  else {
+    try {
+      watcher = watch(root, { recursive: true }, (_event, file) => {
+        const rel = typeof file === 'string' ? file : file ? String(file) : '';
+        if (rel && (ownOutput(rel) || NOISE.test(rel))) return;
+        schedule(rel || null);
+      });
+      watcher.on('error', (err) => startPolling(err.message));
+      options.onMode?.('events');
+    } catch (err) {
+      startPolling(err instanceof Error ? err.message : String(err));
+    }
+  }
+  // The first run: catch up with edits made while nothing watched.
+  void update();
+
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      clearInterval(poller);
+      watcher?.close();
+      await running;
+    },
+  };
+}
