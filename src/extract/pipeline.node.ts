@@ -702,14 +702,16 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   // snapshot at least as new as graph.json is what readers take as fresh.
   const snapshotBytes = encodeGraph(doc);
   writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
-  // An update copies the lines of records that did not change (same content, same community) from
-  // the previous graph.json and serializes only the others.
+  // An update copies the lines of records that did not change (content; the community number is
+  // written anew) from the previous graph.json and serializes only the others.
   let graphText: Uint8Array | null = null;
   if (reuse) {
     const { nodes, previousCommunity } = reuse;
-    for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) nodes[i] = -1;
+    // Communities are numbered again after most edits: such nodes' lines are copied but for the number.
+    const newCommunity = new Uint8Array(nodes.length);
+    for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) newCommunity[i] = 1;
     try {
-      graphText = reuseGraphText(readKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson)), doc, nodes, reuse.links);
+      graphText = reuseGraphText(readKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson)), doc, nodes, reuse.links, newCommunity);
     } catch {
       graphText = null;
     }

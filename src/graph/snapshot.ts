@@ -227,17 +227,23 @@ class StringTable {
 
 const isInt32 = (v: unknown): v is number => typeof v === 'number' && (v | 0) === v && !Object.is(v, -0);
 
+/** Own enumerable keys of a plain object, counted without allocating an array. */
+function keyCount(obj: object): number {
+  let k = 0;
+  for (const key in obj) if (Object.hasOwn(obj, key)) k++;
+  return k;
+}
+
 function spanFits(span: unknown): span is Span {
   if (!span || typeof span !== 'object') return false;
-  const keys = Object.keys(span);
   const s = span as Record<string, unknown>;
-  return keys.length === 4 && isInt32(s.start_line) && isInt32(s.start_col) && isInt32(s.end_line) && isInt32(s.end_col);
+  return isInt32(s.start_line) && isInt32(s.start_col) && isInt32(s.end_line) && isInt32(s.end_col) && keyCount(s) === 4;
 }
 
 function paramFits(p: unknown): p is Param {
   if (!p || typeof p !== 'object') return false;
   const q = p as Record<string, unknown>;
-  for (const k of Object.keys(q)) if (k !== 'name' && k !== 'type' && k !== 'optional' && k !== 'default') return false;
+  for (const k in q) if (k !== 'name' && k !== 'type' && k !== 'optional' && k !== 'default' && Object.hasOwn(q, k)) return false;
   return typeof q.name === 'string' && (q.type === undefined || typeof q.type === 'string')
     && (q.optional === undefined || typeof q.optional === 'boolean') && (q.default === undefined || typeof q.default === 'string')
     && !('type' in q && q.type === undefined) && !('optional' in q && q.optional === undefined) && !('default' in q && q.default === undefined);
@@ -246,7 +252,7 @@ function paramFits(p: unknown): p is Param {
 function signatureFits(sig: unknown): sig is Signature {
   if (!sig || typeof sig !== 'object') return false;
   const s = sig as Record<string, unknown>;
-  for (const k of Object.keys(s)) if (k !== 'params' && k !== 'returns' && k !== 'raw') return false;
+  for (const k in s) if (k !== 'params' && k !== 'returns' && k !== 'raw' && Object.hasOwn(s, k)) return false;
   return typeof s.raw === 'string' && Array.isArray(s.params) && s.params.every(paramFits)
     && (typeof s.returns === 'string' || !('returns' in s));
 }
@@ -400,14 +406,22 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
   const linkExtras: [number, Record<string, unknown>][] = [];
   for (let j = 0; j < m; j++) {
     const link = links[j]! as Record<string, unknown>;
-    const extras: Record<string, unknown> = {};
-    for (const key of Object.keys(link)) if (!LINK_FIELDS.has(key)) extras[key] = link[key];
+    // Built only for the rare link with keys the columns do not model (no object per link).
+    let extras: Record<string, unknown> | null = null;
+    for (const key in link) {
+      switch (key) {
+        case 'source': case 'target': case 'relation': case 'confidence': case 'confidence_score': case 'source_file': case 'source_location':
+          break;
+        default:
+          if (Object.hasOwn(link, key)) (extras ??= {})[key] = link[key];
+      }
+    }
     const s = typeof link.source === 'string' ? indexOfNode.get(link.source) : undefined;
     const t = typeof link.target === 'string' ? indexOfNode.get(link.target) : undefined;
     lcol.src[j] = s ?? NONE;
     lcol.dst[j] = t ?? NONE;
-    if (s === undefined && 'source' in link) extras.source = link.source;
-    if (t === undefined && 'target' in link) extras.target = link.target;
+    if (s === undefined && 'source' in link) (extras ??= {}).source = link.source;
+    if (t === undefined && 'target' in link) (extras ??= {}).target = link.target;
     if (typeof link.relation === 'string') {
       let r = relationIndex.get(link.relation);
       if (r === undefined) {
@@ -418,21 +432,21 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
       lcol.relation[j] = r;
     } else {
       lcol.relation[j] = 0xffff;
-      if ('relation' in link) extras.relation = link.relation;
+      if ('relation' in link) (extras ??= {}).relation = link.relation;
     }
     const c = CONFIDENCES.indexOf(link.confidence as Confidence);
     lcol.confidence[j] = c < 0 ? 255 : c;
-    if (c < 0 && 'confidence' in link) extras.confidence = link.confidence;
+    if (c < 0 && 'confidence' in link) (extras ??= {}).confidence = link.confidence;
     if (typeof link.confidence_score === 'number' && !Number.isNaN(link.confidence_score)) lcol.confidenceScore[j] = link.confidence_score;
     else {
       lcol.confidenceScore[j] = NaN;
-      if ('confidence_score' in link) extras.confidence_score = link.confidence_score;
+      if ('confidence_score' in link) (extras ??= {}).confidence_score = link.confidence_score;
     }
     lcol.sourceFile[j] = strings.opt(link.source_file);
-    if (typeof link.source_file !== 'string' && 'source_file' in link) extras.source_file = link.source_file;
+    if (typeof link.source_file !== 'string' && 'source_file' in link) (extras ??= {}).source_file = link.source_file;
     lcol.sourceLocation[j] = strings.opt(link.source_location);
-    if (typeof link.source_location !== 'string' && 'source_location' in link) extras.source_location = link.source_location;
-    if (Object.keys(extras).length) linkExtras.push([j, extras]);
+    if (typeof link.source_location !== 'string' && 'source_location' in link) (extras ??= {}).source_location = link.source_location;
+    if (extras) linkExtras.push([j, extras]);
   }
 
   const edges = snapshotEdges(n, lcol, relations, strings.list, col.sourceFile);

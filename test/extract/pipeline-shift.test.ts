@@ -204,6 +204,31 @@ test('reuseGraphText copies unchanged records, serializes the rest, and equals a
     const text = reuseGraphText(bytes, doc, nodeFrom, linkFrom);
     assert.ok(text, 'the previous text has the expected layout');
     assert.equal(Buffer.from(text).toString('utf8'), stringifyGraph(doc));
+    // Records equal but for their community: copied up to the number (or serialized when the
+    // community went away), each equal to a full serialization.
+    const renumbered = new Uint8Array(doc.nodes.length);
+    doc.nodes[2]!.community = 777;
+    delete doc.nodes[3]!.community;
+    doc.nodes[doc.nodes.length - 1]!.community = -3;
+    for (const i of [2, 3, doc.nodes.length - 1]) renumbered[i] = 1;
+    const patchedText = reuseGraphText(bytes, doc, nodeFrom, linkFrom, renumbered);
+    assert.ok(patchedText);
+    assert.equal(Buffer.from(patchedText).toString('utf8'), stringifyGraph(doc));
+    assert.notEqual(Buffer.from(reuseGraphText(bytes, doc, nodeFrom, linkFrom)!).toString('utf8'), stringifyGraph(doc), 'without the flags the old numbers are copied');
+    // Only the record's own community key is rewritten: not a nested one, not one inside a string.
+    const tricky = JSON.parse(bytes.toString('utf8')) as GraphDocument;
+    // (doc and span come before community in a record; extra keys after it)
+    Object.assign(tricky.nodes[0]!, {
+      doc: 'see ,"community":1, here', span: { start_line: 1, start_col: 0, end_line: 2, end_col: 0, community: 5 },
+      aaa: ',"community":1,', meta: { community: tricky.nodes[0]!.community, list: [{ community: 2 }] },
+    });
+    const trickyBytes = Buffer.from(stringifyGraph(tricky));
+    const renamed = JSON.parse(trickyBytes.toString('utf8')) as GraphDocument;
+    renamed.nodes[0]!.community = 4242;
+    const identity = Int32Array.from(renamed.nodes, (_, i) => i);
+    const flags = new Uint8Array(renamed.nodes.length);
+    flags[0] = 1;
+    assert.equal(Buffer.from(reuseGraphText(trickyBytes, renamed, identity, Int32Array.from(renamed.links, (_, j) => j), flags)!).toString('utf8'), stringifyGraph(renamed));
     // Copying a record that changed is visible; pointing at the wrong record is refused.
     const stale = Int32Array.from(nodeFrom);
     stale[4] = nodeFrom[4] === -1 ? before.nodes.findIndex((b) => b.id === doc.nodes[4]!.id) : stale[4]!;
