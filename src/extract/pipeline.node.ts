@@ -373,6 +373,17 @@ function previousGraph(outDir: string, resident: ResidentOutputs | undefined): G
   return takeKept(resident, file, () => decodeGraph(readFileSync(file)));
 }
 
+/** Logs the wall time since the previous call when enabled (a no-op otherwise). */
+function stepTimer(enabled: boolean): (label: string) => void {
+  if (!enabled) return () => {};
+  let last = performance.now();
+  return (label) => {
+    const now = performance.now();
+    console.error(`synaptic: ${label}: ${(now - last).toFixed(0)} ms`);
+    last = now;
+  };
+}
+
 function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
   const out: Record<string, V> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key]!;
@@ -689,6 +700,8 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
       failed: Object.keys(failed).length, skipped: skippedCount, lines,
     },
   };
+  // SYNAPTIC_DEBUG=steps: wall time of each write step on stderr (where an update spends its time).
+  const step = stepTimer(process.env.SYNAPTIC_DEBUG === 'steps');
   // The facts cache and manifest go first: graph.json's (then graph.cbor's) mtime marks a complete run.
   if (shifted) writeFactsShards(outDir, version, shifted.shards, entries, resident);
   else writeFactsCache(outDir, version, byPath, entries, prevCache, resident);
@@ -698,10 +711,13 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     writeLinkCache(outDir, linkCacheId, version, deps, resident);
   }
   writeManifest(manifest);
+  step('facts, link cache, manifest');
   // graph.cbor lands right after graph.json (encoded beforehand, so the gap is one rename): a
   // snapshot at least as new as graph.json is what readers take as fresh.
   const snapshotBytes = encodeGraph(doc);
+  step('encode graph.cbor');
   writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
+  step('report');
   // An update copies the lines of records that did not change (content; the community number is
   // written anew) from the previous graph.json and serializes only the others.
   let graphText: Uint8Array | null = null;
@@ -718,12 +734,14 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     if (!graphText && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
   }
   const graphBytes = graphText ?? Buffer.from(stringifyGraph(doc));
+  step(graphText ? 'graph.json (lines reused)' : 'graph.json');
   writeAtomic(outputs.graphJson, graphBytes);
   resident?.wrote(outputs.graphJson, graphBytes);
   writeAtomic(outputs.graphCbor, snapshotBytes);
   resident?.wrote(outputs.graphCbor, doc);
   writeGraphState(outDir, manifest.inputs_hash!, linkCacheId);
   saveListings();
+  step('write graph.json, graph.cbor');
   const tWrite = performance.now();
   const cWrite = cpu();
 

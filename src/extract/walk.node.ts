@@ -74,7 +74,19 @@ export interface DirListing {
   mtimeMs: number;
   names: string[];
   kinds: Uint8Array;
+  /**
+   * In memory only: what the walk decided for these entries under the ignore rules and options it
+   * had (`key`), so a later walk in the same process (update --watch) with the same listing and
+   * rules only stats the candidate files.
+   */
+  plan?: { key: string; steps: WalkStep[] };
 }
+
+/** One entry's fate, before its stat: enter a folder, list a secret as skipped, or check a candidate file. */
+type WalkStep =
+  | { kind: 'dir'; name: string; rel: string; abs: string }
+  | { kind: 'secret'; rel: string }
+  | { kind: 'file'; name: string; rel: string; abs: string; language: LanguageId | null; isContext: boolean };
 
 /**
  * Folder listings kept between walks (synaptic-out/.walk.cbor): a folder whose mtime is what it was
@@ -145,22 +157,11 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
     return listing;
   };
 
-  const visit = (absDir: string, relDir: string, scopes: IgnoreScope[]): void => {
-    const listing = list(absDir, relDir);
-    if (!listing) return;
+  // Decisions depend on the ignore rules in scope and these options: a plan is reused under the same key.
+  const optionsKey = `${maxFileSize}\0${[...contextNames].join('\0')}\0${[...excluded].join('\0')}`;
+  const planSteps = (absDir: string, relDir: string, listing: DirListing, here: IgnoreScope[]): WalkStep[] => {
+    const steps: WalkStep[] = [];
     const { names, kinds } = listing;
-    // Another Synaptic output folder (custom --out): graph.json next to .manifest.json.
-    if (relDir !== '' && names.includes('graph.json') && names.includes('.manifest.json')) return;
-    const localRules = IGNORE_FILES.flatMap((name) => {
-      const at = names.indexOf(name);
-      if (at < 0 || kinds[at] !== 2) return [];
-      try {
-        return parseIgnoreFile(readFileSync(join(absDir, name), 'utf8'));
-      } catch {
-        return [];
-      }
-    });
-    const here = localRules.length ? [...scopes, { base: relDir, rules: localRules }] : scopes;
     for (let e = 0; e < names.length; e++) {
       const name = names[e]!;
       const kind = kinds[e]!;
@@ -168,12 +169,12 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
       const abs = join(absDir, name);
       if (kind === 1) {
         if (SKIPPED_DIRS.has(name) || excluded.has(abs) || isIgnored(here, rel, true)) continue;
-        visit(abs, rel, here);
+        steps.push({ kind: 'dir', name, rel, abs });
         continue;
       }
       // Secrets first, by name only: they are listed even when a rule would hide them.
       if (isSecretName(name)) {
-        skipped[rel] = 'secret';
+        steps.push({ kind: 'secret', rel });
         continue;
       }
       if (kind !== 2 && kind !== 3) continue;
@@ -181,6 +182,41 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
       const isContext = contextNames.has(name);
       const language = languageForPath(rel);
       if (!language && !isContext) continue;
+      steps.push({ kind: 'file', name, rel, abs, language, isContext });
+    }
+    return steps;
+  };
+
+  const visit = (absDir: string, relDir: string, scopes: IgnoreScope[], scopeKey: string): void => {
+    const listing = list(absDir, relDir);
+    if (!listing) return;
+    const { names, kinds } = listing;
+    // Another Synaptic output folder (custom --out): graph.json next to .manifest.json.
+    if (relDir !== '' && names.includes('graph.json') && names.includes('.manifest.json')) return;
+    const texts: string[] = [];
+    for (const name of IGNORE_FILES) {
+      const at = names.indexOf(name);
+      if (at < 0 || kinds[at] !== 2) continue;
+      try {
+        texts.push(readFileSync(join(absDir, name), 'utf8'));
+      } catch {
+        // unreadable: no rules from it
+      }
+    }
+    const localRules = texts.flatMap((text) => parseIgnoreFile(text));
+    const here = localRules.length ? [...scopes, { base: relDir, rules: localRules }] : scopes;
+    const key = texts.length ? `${scopeKey}\u0001${relDir}\u0002${texts.join('\u0002')}` : scopeKey;
+    if (listing.plan?.key !== key) listing.plan = { key, steps: planSteps(absDir, relDir, listing, here) };
+    for (const step of listing.plan.steps) {
+      if (step.kind === 'dir') {
+        visit(step.abs, step.rel, here, key);
+        continue;
+      }
+      if (step.kind === 'secret') {
+        skipped[step.rel] = 'secret';
+        continue;
+      }
+      const { rel, abs, language } = step;
       let size: number;
       let mtimeMs: number;
       try {
@@ -191,9 +227,9 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
       } catch {
         continue; // dangling link or raced deletion
       }
-      if (isContext && size <= maxFileSize) contextFiles.push(rel);
+      if (step.isContext && size <= maxFileSize) contextFiles.push(rel);
       if (!language) continue;
-      const generated = generatedNameReason(name);
+      const generated = generatedNameReason(step.name);
       if (generated) {
         skipped[rel] = generated;
         continue;
@@ -206,7 +242,7 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
     }
   };
 
-  visit(root, '', []);
+  visit(root, '', [], optionsKey);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   contextFiles.sort();
   return { files, contextFiles, skipped };

@@ -262,6 +262,22 @@ export function nameTokens(label: string): string[] {
     .filter((t) => t.length > 2 && !STOP_TOKENS.has(t) && !/^\d+$/.test(t));
 }
 
+/**
+ * Distinct name tokens of a label, memoized for the process: labels repeat across the runs of a
+ * resident updater (`update --watch`) and across communities. Bounded: cleared when it grows large.
+ */
+const TOKENS = new Map<string, readonly string[]>();
+const TOKENS_MAX = 1 << 19;
+
+function tokensOf(label: string): readonly string[] {
+  let t = TOKENS.get(label);
+  if (!t) {
+    if (TOKENS.size >= TOKENS_MAX) TOKENS.clear();
+    TOKENS.set(label, (t = [...new Set(nameTokens(label))]));
+  }
+  return t;
+}
+
 function dirOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? '.' : path.slice(0, i);
@@ -293,17 +309,14 @@ export function describeCommunities(ig: IndexedGraph, membership: Int32Array, co
       touching[ct]!++;
     }
   }
-  const tokenMemo = new Map<string, string[]>();
-  const tokensOf = (label: string): string[] => {
-    let t = tokenMemo.get(label);
-    if (!t) tokenMemo.set(label, (t = [...new Set(nameTokens(label))]));
-    return t;
-  };
   return members.map((list, id) => {
     const dirs = new Map<string, number>();
     for (const i of list) {
-      const node: GraphNode = ig.nodes[i]!;
-      if (node.source_file) dirs.set(dirOf(node.source_file), (dirs.get(dirOf(node.source_file)) ?? 0) + 1);
+      const file = ig.nodes[i]!.source_file;
+      if (file) {
+        const dir = dirOf(file);
+        dirs.set(dir, (dirs.get(dir) ?? 0) + 1);
+      }
     }
     const path = topCounts(dirs, 1)[0] ?? '.';
     const was = known?.[String(id)];

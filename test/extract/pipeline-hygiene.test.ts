@@ -121,6 +121,20 @@ test('a walk that reuses unchanged folder listings finds exactly what a fresh wa
     const third: ListingCache = { previous: second.next, trustBefore: 0, next: new Map(), changed: false };
     walkRepository(fx.dir, { ...options, listings: third });
     assert.notEqual(third.next.get('src/core'), second.next.get('src/core'));
+    // In one process (update --watch) a walk reuses its decisions for unchanged listings, unless the
+    // ignore rules in scope changed: an ignore file edited in place leaves its folder's listing as is.
+    const trustAll = (previous: ListingCache['next']): ListingCache => ({ previous, trustBefore: Date.now() + 60_000, next: new Map(), changed: false });
+    const fourth = trustAll(third.next);
+    assert.deepEqual(walkRepository(fx.dir, { ...options, listings: fourth }), walkRepository(fx.dir, options));
+    const fifth = trustAll(fourth.next);
+    walkRepository(fx.dir, { ...options, listings: fifth });
+    assert.ok(fifth.next.get('src')?.plan && fifth.next.get('src')!.plan === fourth.next.get('src')!.plan, 'same rules, same listing: decisions reused');
+    writeFileSync(join(fx.dir, '.gitignore'), `${readFileSync(join(fx.dir, '.gitignore'), 'utf8')}\nsrc/core/\n*.py\n`);
+    const sixth = trustAll(fifth.next);
+    const ruled = walkRepository(fx.dir, { ...options, listings: sixth });
+    assert.equal(sixth.next.get('src'), fifth.next.get('src'), 'the listing itself is reused');
+    assert.deepEqual(ruled, walkRepository(fx.dir, options));
+    assert.ok(!ruled.files.some((f) => f.path.startsWith('src/core/') || f.path.endsWith('.py')), 'the edited rules apply');
   } finally {
     fx.cleanup();
   }
