@@ -19,6 +19,7 @@ export function reuseGraphText(
   const m = doc.links.length;
   if (n === 0 || m === 0 || nodeFrom.length !== n || linkFrom.length !== m) return null;
   const prev = Buffer.from(previous.buffer, previous.byteOffset, previous.byteLength);
+  const view = new Uint8Array(previous.buffer, previous.byteOffset, previous.byteLength);
   // Line starts of the previous text; its node and link sections from their bracket lines.
   const starts: number[] = [];
   for (let at = 0; at < prev.length;) {
@@ -39,24 +40,24 @@ export function reuseGraphText(
   if (linksOpen < 0 || !lineIs(lines - 2, '],')) return null;
   const prevNodes = linksOpen - 1 - 3;
   const prevLinks = lines - 2 - (linksOpen + 1);
-  const parts: Uint8Array[] = [];
-  let fresh: string[] = [headerText(doc), '"nodes":[\n'];
-  const flush = (): void => {
-    if (fresh.length) parts.push(Buffer.from(fresh.join('')));
-    fresh = [];
-  };
+  // The new text is assembled in one buffer: copied ranges and written strings, no part list to join.
+  const out = new ByteSink(prev.length + (prev.length >> 4) + 4096);
+  out.text(headerText(doc));
+  out.text('"nodes":[\n');
   // A record's line holds its key first: checked at both ends of every copied run.
+  const scratch = new ByteSink(1024);
   const startsWith = (line: number, key: string): boolean => {
-    const expect = Buffer.from(key);
+    scratch.length = 0;
+    scratch.text(key);
+    const len = scratch.length;
     const start = starts[line]!;
-    return starts[line + 1]! - start > expect.length && prev.compare(expect, 0, expect.length, start, start + expect.length) === 0;
+    return starts[line + 1]! - start > len && scratch.equalsAt(view, start);
   };
   /** Copy previous lines first..last (a run of records), without the last one's separator and line break. */
   const copyRun = (first: number, last: number): void => {
-    flush();
     let end = starts[last + 1]! - 1;
     if (prev[end - 1] === 0x2c) end--;
-    parts.push(prev.subarray(starts[first]!, end));
+    out.bytes(view, starts[first]!, end);
   };
   /**
    * Where previous line `line` holds its record's own community number (the top-level
@@ -69,14 +70,14 @@ export function reuseGraphText(
     for (let i = starts[line]!; i < end; i++) {
       const c = prev[i]!;
       if (c === 0x22) {
-        if (depth === 1 && prev[i - 1] === 0x2c && prev.compare(COMMUNITY_KEY, 0, COMMUNITY_KEY.length, i, i + COMMUNITY_KEY.length) === 0) {
+        if (depth === 1 && prev[i - 1] === 0x2c && startsAt(view, i, COMMUNITY_KEY)) {
           const from = i + COMMUNITY_KEY.length;
           let d = prev[from] === 0x2d ? from + 1 : from;
           const digits = d;
           while (prev[d]! >= 0x30 && prev[d]! <= 0x39) d++;
           return d > digits && (prev[d] === 0x2c || prev[d] === 0x7d) ? [from, d] : null;
         }
-        for (i++; i < end && prev[i] !== 0x22; i++) if (prev[i] === 0x5c) i++; // a string: skip it
+        i = stringEnd(prev, i, end); // skip the string: its quotes and commas are not structure
       } else if (c === 0x7b || c === 0x5b) depth++;
       else if (c === 0x7d || c === 0x5d) depth--;
     }
@@ -96,13 +97,11 @@ export function reuseGraphText(
         if (at && Number.isInteger(community)) {
           let end = starts[firstLine + f + 1]! - 1;
           if (prev[end - 1] === 0x2c) end--;
-          flush();
-          parts.push(prev.subarray(starts[firstLine + f]!, at[0]));
-          fresh.push(String(community));
-          flush();
-          parts.push(prev.subarray(at[1], end));
-        } else fresh.push(JSON.stringify(record(k)));
-        fresh.push(k < count - 1 ? ',\n' : '\n');
+          out.bytes(view, starts[firstLine + f]!, at[0]);
+          out.text(String(community));
+          out.bytes(view, at[1], end);
+        } else out.text(JSON.stringify(record(k)));
+        out.text(k < count - 1 ? ',\n' : '\n');
         k++;
         continue;
       }
@@ -112,7 +111,8 @@ export function reuseGraphText(
         while (e + 1 < count && from[e + 1]! < 0) e++;
         const batch: object[] = [];
         for (let r = k; r <= e; r++) batch.push(record(r));
-        fresh.push(JSON.stringify(batch).slice(1, -1).replaceAll(`},${boundary}`, `},\n${boundary}`), e < count - 1 ? ',\n' : '\n');
+        out.text(JSON.stringify(batch).slice(1, -1).replaceAll(`},${boundary}`, `},\n${boundary}`));
+        out.text(e < count - 1 ? ',\n' : '\n');
         k = e + 1;
         continue;
       }
@@ -121,7 +121,7 @@ export function reuseGraphText(
       const last = from[e]!;
       if (last >= prevCount || !startsWith(firstLine + f, key(k)) || !startsWith(firstLine + last, key(e))) return false;
       copyRun(firstLine + f, firstLine + last);
-      fresh.push(e < count - 1 ? ',\n' : '\n');
+      out.text(e < count - 1 ? ',\n' : '\n');
       k = e + 1;
     }
     return true;
@@ -132,9 +132,77 @@ export function reuseGraphText(
     return `{"source":${JSON.stringify(l.source)},"target":${JSON.stringify(l.target)},"relation":${JSON.stringify(l.relation)},`;
   };
   if (!section(n, prevNodes, 3, nodeFrom, nodeKey, (i) => ordered(doc.nodes[i]!, NODE_KEYS), '{"id":', patched)) return null;
-  fresh.push('],\n"links":[\n');
+  out.text('],\n"links":[\n');
   if (!section(m, prevLinks, linksOpen + 1, linkFrom, linkKey, (j) => ordered(doc.links[j]!, LINK_KEYS), '{"source":', () => false)) return null;
-  fresh.push(`],\n"hyperedges":${canonicalJson(doc.hyperedges ?? [])}}\n`);
-  flush();
-  return Buffer.concat(parts);
+  out.text(`],\n"hyperedges":${canonicalJson(doc.hyperedges ?? [])}}\n`);
+  return out.result();
+}
+
+function startsAt(bytes: Uint8Array, at: number, expect: Uint8Array): boolean {
+  for (let i = 0; i < expect.length; i++) if (bytes[at + i] !== expect[i]) return false;
+  return true;
+}
+
+/** Index of the quote closing the JSON string whose opening quote is at `open` (or `end`). */
+function stringEnd(buf: Buffer, open: number, end: number): number {
+  for (let q = buf.indexOf(0x22, open + 1); q >= 0 && q < end; q = buf.indexOf(0x22, q + 1)) {
+    let slashes = 0;
+    while (buf[q - 1 - slashes] === 0x5c) slashes++;
+    if (slashes % 2 === 0) return q;
+  }
+  return end;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * A growing byte buffer that ranges and strings (UTF-8) are appended to. Plain Uint8Arrays, typed-array
+ * set and a byte loop for short ASCII: Buffer's copy/write/subarray cost ~1 µs a call, and an update
+ * makes tens of thousands of these calls.
+ */
+class ByteSink {
+  buffer: Uint8Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.buffer = new Uint8Array(capacity);
+  }
+  private room(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const bigger = new Uint8Array(Math.max(this.buffer.length * 2, this.length + bytes));
+    bigger.set(this.buffer.subarray(0, this.length));
+    this.buffer = bigger;
+  }
+  /** Append `from[start, end)` (`from` a plain Uint8Array: its subarray is cheap). */
+  bytes(from: Uint8Array, start: number, end: number): void {
+    this.room(end - start);
+    this.buffer.set(from.subarray(start, end), this.length);
+    this.length += end - start;
+  }
+  text(s: string): void {
+    this.room(s.length * 3);
+    if (s.length <= 64) {
+      const b = this.buffer;
+      let at = this.length;
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) {
+          this.length += utf8.encodeInto(s, b.subarray(this.length)).written;
+          return;
+        }
+        b[at++] = c;
+      }
+      this.length = at;
+      return;
+    }
+    this.length += utf8.encodeInto(s, this.buffer.subarray(this.length)).written;
+  }
+  /** Whether `bytes[start...]` begins with this sink's content. */
+  equalsAt(bytes: Uint8Array, start: number): boolean {
+    const b = this.buffer;
+    for (let i = 0; i < this.length; i++) if (bytes[start + i] !== b[i]) return false;
+    return true;
+  }
+  result(): Buffer {
+    return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.length);
+  }
 }
