@@ -182,9 +182,17 @@ const LISTINGS_FILE = '.walk.cbor';
 /** mtime granularity slack: a file modified this close to the previous scan is re-hashed. */
 const RACY_MS = 2000;
 
-function dropUndefined<T extends object>(obj: T): T {
-  for (const key of Object.keys(obj)) if ((obj as Record<string, unknown>)[key] === undefined) delete (obj as Record<string, unknown>)[key];
-  return obj;
+/**
+ * A copy without the keys whose value is undefined, built key by key: deleting keys instead would
+ * turn the object into a slow dictionary-mode one, and every later pass (encoding, serializing) pays.
+ */
+function definedCopy<T extends object>(obj: T): T {
+  const out: Record<string, unknown> = {};
+  for (const key in obj) {
+    const value = (obj as Record<string, unknown>)[key];
+    if (value !== undefined && Object.hasOwn(obj, key)) out[key] = value;
+  }
+  return out as T;
 }
 
 function hazardOrder(a: HazardSite, b: HazardSite): number {
@@ -642,9 +650,9 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
       directed: true,
       multigraph: true,
       graph: meta,
-      nodes: linked.nodes.map((n: GraphNode) => dropUndefined({ ...n })),
+      nodes: linked.nodes.map((n: GraphNode) => definedCopy(n)),
       // Relinked links come merged in canonical order: the previous graph's objects and fresh ones.
-      links: incremental ? linked.links : linked.links.map((l: GraphLink) => dropUndefined({ ...l })),
+      links: incremental ? linked.links : linked.links.map((l: GraphLink) => definedCopy(l)),
       hyperedges: [],
       built_at_commit: commit,
     };
