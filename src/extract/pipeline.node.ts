@@ -25,6 +25,7 @@ import {
 import { inLinkKeyOrder, lineMap, positionFreeShape, shiftFilePositions } from './line-shift.ts';
 import { readHeadCommit, writeAtomic } from './repo-files.node.ts';
 import { readKept, takeKept, type ResidentOutputs } from './resident.node.ts';
+import { lockOutDir } from './out-lock.node.ts';
 
 export { readHeadCommit, writeAtomic } from './repo-files.node.ts';
 export { FACTS_DIR } from './facts-cache.node.ts';
@@ -400,12 +401,17 @@ function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
 
 /** Run a full extraction, or an incremental update when `incremental` and a usable previous run exist. */
 export async function runExtract(options: ExtractOptions): Promise<ExtractSummary> {
+  // One writer per output folder at a time (update --watch, a one-shot update and the server's
+  // catch-up may meet there).
+  const lock = await lockOutDir(resolve(options.outDir ?? join(resolve(options.root), OUTPUT_DIR_NAME)));
   try {
     return await extractOnce(options);
   } catch (err) {
     // Outputs may be half-way between two runs: the next run reads them from disk again.
     options.resident?.clear();
     throw err;
+  } finally {
+    lock.release();
   }
 }
 
