@@ -206,10 +206,16 @@ const NODE_FIELDS = new Set([
 ]);
 const LINK_FIELDS = new Set(['source', 'target', 'relation', 'confidence', 'confidence_score', 'source_file', 'source_location']);
 
+/**
+ * The string table of one encoding: indices in order of first use (the file's bytes depend on it).
+ * Most lookups are answered without the map: a column's value often repeats the previous row's
+ * (same file, same kind), and `L<line>` locations are indexed by their number.
+ */
 class StringTable {
   readonly index = new Map<string, number>();
   readonly list: string[] = [];
   hasNul = false;
+  private lineIndex = new Int32Array(1024).fill(-1);
   add(value: string): number {
     let i = this.index.get(value);
     if (i === undefined) {
@@ -223,6 +229,46 @@ class StringTable {
   opt(value: unknown): number {
     return typeof value === 'string' ? this.add(value) : NONE;
   }
+  /** {@link add} through a one-entry cache for a column whose rows often repeat a value. */
+  repeated(value: string, last: LastString): number {
+    if (value === last.value) return last.index;
+    last.value = value;
+    return (last.index = this.add(value));
+  }
+  /** {@link opt} for a `L<line>` location. */
+  location(value: unknown): number {
+    if (typeof value !== 'string') return NONE;
+    const line = locationLine(value);
+    if (line < 0) return this.add(value);
+    if (line >= this.lineIndex.length) {
+      const bigger = new Int32Array(Math.max(2 * this.lineIndex.length, line + 1)).fill(-1);
+      bigger.set(this.lineIndex);
+      this.lineIndex = bigger;
+    }
+    let i = this.lineIndex[line]!;
+    if (i < 0) this.lineIndex[line] = i = this.add(value);
+    return i;
+  }
+}
+
+interface LastString {
+  value: string | undefined;
+  index: number;
+}
+
+const lastString = (): LastString => ({ value: undefined, index: -1 });
+
+/** The line of a canonical `L<digits>` location (no leading zero), else -1. */
+function locationLine(value: string): number {
+  const n = value.length;
+  if (n < 2 || n > 8 || value.charCodeAt(0) !== 0x4c) return -1;
+  let line = 0;
+  for (let k = 1; k < n; k++) {
+    const d = value.charCodeAt(k) - 0x30;
+    if (d < 0 || d > 9 || (d === 0 && k === 1 && n > 2)) return -1;
+    line = line * 10 + d;
+  }
+  return line;
 }
 
 const isInt32 = (v: unknown): v is number => typeof v === 'number' && (v | 0) === v && !Object.is(v, -0);
@@ -332,6 +378,7 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
   const paramDefault: number[] = [];
   const nodeExtras: [number, Record<string, unknown>][] = [];
   const indexOfNode = new Map<string, number>();
+  const last = { fileType: lastString(), sourceFile: lastString(), kind: lastString(), visibility: lastString(), language: lastString() };
   for (const c of [col.id, col.label, col.fileType, col.sourceFile, col.sourceLocation, col.kind, col.visibility, col.language, col.doc, col.sigRaw, col.sigReturns]) {
     c.fill(NONE);
   }
@@ -350,12 +397,12 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
           } else stored = false;
           break;
         case 'label': if (typeof v === 'string') col.label[i] = strings.add(v); else stored = false; break;
-        case 'file_type': if (typeof v === 'string') col.fileType[i] = strings.add(v); else stored = false; break;
-        case 'source_file': if (typeof v === 'string') col.sourceFile[i] = strings.add(v); else stored = false; break;
-        case 'source_location': if (typeof v === 'string') col.sourceLocation[i] = strings.add(v); else stored = false; break;
-        case 'kind': if (typeof v === 'string') col.kind[i] = strings.add(v); else stored = false; break;
-        case 'visibility': if (typeof v === 'string') col.visibility[i] = strings.add(v); else stored = false; break;
-        case 'language': if (typeof v === 'string') col.language[i] = strings.add(v); else stored = false; break;
+        case 'file_type': if (typeof v === 'string') col.fileType[i] = strings.repeated(v, last.fileType); else stored = false; break;
+        case 'source_file': if (typeof v === 'string') col.sourceFile[i] = strings.repeated(v, last.sourceFile); else stored = false; break;
+        case 'source_location': if (typeof v === 'string') col.sourceLocation[i] = strings.location(v); else stored = false; break;
+        case 'kind': if (typeof v === 'string') col.kind[i] = strings.repeated(v, last.kind); else stored = false; break;
+        case 'visibility': if (typeof v === 'string') col.visibility[i] = strings.repeated(v, last.visibility); else stored = false; break;
+        case 'language': if (typeof v === 'string') col.language[i] = strings.repeated(v, last.language); else stored = false; break;
         case 'doc': if (typeof v === 'string') col.doc[i] = strings.add(v); else stored = false; break;
         case 'community':
           if (isInt32(v)) {
@@ -442,9 +489,11 @@ export function encodeGraph(doc: GraphDocument): Uint8Array {
       lcol.confidenceScore[j] = NaN;
       if ('confidence_score' in link) (extras ??= {}).confidence_score = link.confidence_score;
     }
-    lcol.sourceFile[j] = strings.opt(link.source_file);
+    // The site file is nearly always the source node's own file: its index is known.
+    const siteFile = link.source_file;
+    lcol.sourceFile[j] = typeof siteFile !== 'string' ? NONE : s !== undefined && siteFile === nodes[s]!.source_file ? col.sourceFile[s]! : strings.add(siteFile);
     if (typeof link.source_file !== 'string' && 'source_file' in link) (extras ??= {}).source_file = link.source_file;
-    lcol.sourceLocation[j] = strings.opt(link.source_location);
+    lcol.sourceLocation[j] = strings.location(link.source_location);
     if (typeof link.source_location !== 'string' && 'source_location' in link) (extras ??= {}).source_location = link.source_location;
     if (extras) linkExtras.push([j, extras]);
   }
