@@ -1,6 +1,6 @@
 import type { GraphDocument, GraphNode } from '../../graph/model.ts';
 import type { IndexedGraph } from '../../graph/indexed-graph.ts';
-import { relationId } from '../../graph/model.ts';
+import { OTHER_RELATION_ID, relationId } from '../../graph/model.ts';
 import type { CommunityStats } from '../../graph/communities.ts';
 
 /**
@@ -28,6 +28,21 @@ const DEPENDENCY_RELATIONS = new Set([
 /** Relations followed backwards to find the tests that reach a node. */
 const TEST_REACH_RELATIONS = new Set(['calls', 'tests', 'references', 'uses', 'instantiates', 'invokes', 'dynamic_ref', 'extends', 'inherits', 'implements']);
 
+/**
+ * Membership test of edge e's relation in a set of names, by the edge's relation id (the name is
+ * read only for relations outside RELATIONS, which share one id).
+ */
+function relationTest(names: ReadonlySet<string>): (ig: IndexedGraph, e: number) => boolean {
+  const byId = new Uint8Array(OTHER_RELATION_ID + 1);
+  for (const name of names) if (relationId(name) !== OTHER_RELATION_ID) byId[relationId(name)] = 1;
+  return (ig, e) => {
+    const r = ig.rel[e]!;
+    return r === OTHER_RELATION_ID ? names.has(String(ig.links[e]!.relation)) : byId[r] === 1;
+  };
+}
+const isDependency = relationTest(DEPENDENCY_RELATIONS);
+const reachesTests = relationTest(TEST_REACH_RELATIONS);
+
 const GOD_NODES = 10;
 const SHOWN_COMMUNITIES = 20;
 const SURPRISES = 10;
@@ -45,15 +60,15 @@ function nodeName(node: GraphNode): string {
 }
 
 /** Count distinct test nodes (functions, or files for top-level test code) from which `start` is reachable. */
-function testsReaching(ig: IndexedGraph, reverse: Uint32Array[], start: number): number {
+function testsReaching(ig: IndexedGraph, reverse: { offsets: Uint32Array; edges: Uint32Array }, start: number): number {
   const seen = new Uint8Array(ig.nodes.length);
   const queue = [start];
   seen[start] = 1;
   let tests = 0;
   for (let h = 0; h < queue.length; h++) {
     const v = queue[h]!;
-    for (const e of reverse[v]!) {
-      const u = ig.src[e]!;
+    for (let k = reverse.offsets[v]!; k < reverse.offsets[v + 1]!; k++) {
+      const u = ig.src[reverse.edges[k]!]!;
       if (seen[u]) continue;
       seen[u] = 1;
       // A test function, or a test file whose top-level code (e.g. `test('...', () => ...)`) is the caller.
@@ -99,27 +114,44 @@ export function renderReport(input: ReportInput): string {
   // God nodes
   const degree = new Uint32Array(nodes.length);
   const inDeg = new Uint32Array(nodes.length);
-  const reverse: number[][] = Array.from({ length: nodes.length }, () => []);
+  const dependency = new Uint8Array(ig.src.length);
+  // Edges into each node that tests are traced back along, as offsets + edge ids (CSR).
+  const offsets = new Uint32Array(nodes.length + 1);
   for (let e = 0; e < ig.src.length; e++) {
-    const rel = String(ig.links[e]!.relation);
-    if (!DEPENDENCY_RELATIONS.has(rel)) continue;
+    if (!isDependency(ig, e)) continue;
+    dependency[e] = 1;
     degree[ig.src[e]!]!++;
     degree[ig.dst[e]!]!++;
     inDeg[ig.dst[e]!]!++;
-    if (TEST_REACH_RELATIONS.has(rel)) reverse[ig.dst[e]!]!.push(e);
+    if (reachesTests(ig, e)) {
+      dependency[e] = 2;
+      offsets[ig.dst[e]! + 1]!++;
+    }
   }
-  const reverseArr = reverse.map((r) => Uint32Array.from(r));
+  for (let i = 0; i < nodes.length; i++) offsets[i + 1]! += offsets[i]!;
+  const edges = new Uint32Array(offsets[nodes.length]!);
+  const fill = offsets.slice(0, nodes.length);
+  for (let e = 0; e < ig.src.length; e++) if (dependency[e] === 2) edges[fill[ig.dst[e]!]!++] = e;
+  const reverse = { offsets, edges };
   const testCounts = new Map<number, number>();
   const testsOf = (i: number): number => {
     let c = testCounts.get(i);
-    if (c === undefined) testCounts.set(i, (c = testsReaching(ig, reverseArr, i)));
+    if (c === undefined) testCounts.set(i, (c = testsReaching(ig, reverse, i)));
     return c;
   };
-  const gods = nodes
-    .map((_, i) => i)
-    .filter((i) => nodes[i]!.kind !== 'file' && degree[i]! > 0)
-    .sort((a, b) => degree[b]! - degree[a]! || (nodes[a]!.id < nodes[b]!.id ? -1 : 1))
-    .slice(0, GOD_NODES);
+  // The GOD_NODES highest degrees (ties by id), picked in one pass instead of sorting every node.
+  const godOrder = (a: number, b: number): number => degree[b]! - degree[a]! || (nodes[a]!.id < nodes[b]!.id ? -1 : 1);
+  const gods: number[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    if (degree[i] === 0 || nodes[i]!.kind === 'file') continue;
+    if (gods.length === GOD_NODES && godOrder(i, gods[GOD_NODES - 1]!) >= 0) continue;
+    let at = gods.length < GOD_NODES ? gods.length : GOD_NODES - 1;
+    while (at > 0 && godOrder(i, gods[at - 1]!) < 0) {
+      gods[at] = gods[at - 1]!;
+      at--;
+    }
+    gods[at] = i;
+  }
   out.push('## God nodes', '', 'Symbols with the most dependency edges (calls, imports, inheritance, references), and how many tests (test functions, or test files for top-level test code) reach each.', '');
   if (gods.length) {
     out.push('| symbol | kind | file | degree | in | tests reaching |', '|---|---|---|---:|---:|---:|');
@@ -143,9 +175,9 @@ export function renderReport(input: ReportInput): string {
   const community = (i: number): number => (nodes[i]!.community as number | undefined) ?? -1;
   const surprises: { e: number; score: number }[] = [];
   const seenPairs = new Set<string>();
+  const contains = relationId('contains');
   for (let e = 0; e < ig.src.length; e++) {
-    const rel = String(ig.links[e]!.relation);
-    if (!DEPENDENCY_RELATIONS.has(rel) || relationId(rel) === relationId('contains')) continue;
+    if (!dependency[e] || ig.rel[e] === contains) continue;
     const s = ig.src[e]!;
     const t = ig.dst[e]!;
     if (community(s) === community(t)) continue;
