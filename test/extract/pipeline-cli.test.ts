@@ -32,6 +32,8 @@ test('synaptic extract/update reject bad arguments with one line and exit code 2
     assertUsageError(synaptic(['extract', fx.dir, '--bogus']), /unknown option '--bogus'/);
     assertUsageError(synaptic(['extract', fx.dir, '--max-file-size', 'lots']), /Cannot parse --max-file-size/);
     assertUsageError(synaptic(['extract', fx.dir, fx.dir]), /one path at most/);
+    assertUsageError(synaptic(['update', fx.dir, '--poll', '50']), /Cannot update: --poll needs --watch/);
+    assertUsageError(synaptic(['update', fx.dir, '--watch', '--poll', '5']), /Cannot parse --poll: expected milliseconds \(>= 10\), got '5'/);
   } finally {
     fx.cleanup();
   }
