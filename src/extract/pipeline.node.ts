@@ -23,7 +23,7 @@ import {
   writeFactsCache, writeFactsShards, type CacheEntry,
 } from './facts-cache.node.ts';
 import { inLinkKeyOrder, lineMap, positionFreeShape, shiftFilePositions } from './line-shift.ts';
-import { readHeadCommit, writeAtomic } from './repo-files.node.ts';
+import { readHeadCommit, stageAtomic, writeAtomic, type StagedWrite } from './repo-files.node.ts';
 import { readKept, takeKept, type ResidentOutputs } from './resident.node.ts';
 import { lockOutDir } from './out-lock.node.ts';
 
@@ -726,12 +726,6 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   }
   writeManifest(manifest);
   step('facts, link cache, manifest');
-  // graph.cbor lands right after graph.json (encoded beforehand, so the gap is one rename): a
-  // snapshot at least as new as graph.json is what readers take as fresh.
-  const snapshotBytes = encodeGraph(doc);
-  step('encode graph.cbor');
-  writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
-  step('report');
   // An update copies the lines of records that did not change (content; the community number is
   // written anew) from the previous graph.json and serializes only the others.
   let graphText: Uint8Array | null = null;
@@ -749,10 +743,24 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   }
   const graphBytes = graphText ?? Buffer.from(stringifyGraph(doc));
   step(graphText ? 'graph.json (lines reused)' : 'graph.json');
-  writeAtomic(outputs.graphJson, graphBytes);
-  resident?.wrote(outputs.graphJson, graphBytes);
-  writeAtomic(outputs.graphCbor, snapshotBytes);
-  resident?.wrote(outputs.graphCbor, doc);
+  // The two big files go to their temp files on the I/O threads while graph.cbor is encoded and the
+  // report rendered; then graph.json is renamed into place, and graph.cbor right after it (a
+  // snapshot at least as new as graph.json is what readers take as fresh).
+  const staged: StagedWrite[] = [stageAtomic(outputs.graphJson, graphBytes)];
+  try {
+    const snapshotBytes = encodeGraph(doc);
+    staged.push(stageAtomic(outputs.graphCbor, snapshotBytes));
+    step('encode graph.cbor');
+    writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
+    step('report');
+    await staged[0]!.commit();
+    resident?.wrote(outputs.graphJson, graphBytes);
+    await staged[1]!.commit();
+    resident?.wrote(outputs.graphCbor, doc);
+  } catch (err) {
+    await Promise.all(staged.map((s) => s.abort()));
+    throw err;
+  }
   writeGraphState(outDir, manifest.inputs_hash!, linkCacheId);
   saveListings();
   step('write graph.json, graph.cbor');

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, write, writeFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** File-system helpers of the extraction pipeline: atomic writes and the HEAD commit. */
@@ -50,3 +51,57 @@ export function writeAtomic(path: string, data: string | Uint8Array): void {
   }
 }
 
+
+/** A file being written to its temp name in the background (see {@link stageAtomic}). */
+export interface StagedWrite {
+  /** Wait for the temp file, then rename it into place (the temp file is removed on failure). */
+  commit(): Promise<void>;
+  /** Drop the temp file (when the run fails before committing). */
+  abort(): Promise<void>;
+}
+
+/**
+ * Start writing `data` to a temp file next to `path` on the I/O thread pool, to be renamed into place
+ * by `commit()`: big outputs (graph.json, graph.cbor) are written while this thread goes on, and
+ * the rename that frees the old file's pages runs off this thread too.
+ */
+export function stageAtomic(path: string, data: Uint8Array): StagedWrite {
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  const written = writeInBackground(tmp, data);
+  written.catch(() => {}); // reported by commit()
+  let settled = false;
+  return {
+    commit: async () => {
+      settled = true;
+      try {
+        await written;
+        await rename(tmp, path);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    },
+    abort: async () => {
+      if (settled) return;
+      settled = true;
+      await written.catch(() => {});
+      await rm(tmp, { force: true });
+    },
+  };
+}
+
+/**
+ * Write all of `data` to a new file: one write request for the whole buffer, so it proceeds on the
+ * thread pool even while this thread stays busy (fs.promises.writeFile writes in chunks, each
+ * issued from this thread's event loop).
+ */
+async function writeInBackground(file: string, data: Uint8Array): Promise<void> {
+  const fd = openSync(file, 'w');
+  try {
+    for (let at = 0; at < data.length;) {
+      at += await new Promise<number>((resolve, reject) => write(fd, data, at, data.length - at, null, (err, n) => (err ? reject(err) : resolve(n))));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
