@@ -748,7 +748,8 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   // snapshot at least as new as graph.json is what readers take as fresh).
   const staged: StagedWrite[] = [stageAtomic(outputs.graphJson, graphBytes)];
   try {
-    const snapshotBytes = encodeGraph(doc);
+    // indexGraph's endpoints stand for the id lookups when ids are unique and no link dangles.
+    const snapshotBytes = encodeGraph(doc, indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined);
     staged.push(stageAtomic(outputs.graphCbor, snapshotBytes));
     step('encode graph.cbor');
     writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
