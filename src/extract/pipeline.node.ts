@@ -564,6 +564,8 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   }
 
   options.onPhase?.('linking');
+  // SYNAPTIC_DEBUG=steps: wall time of each step from here on, on stderr (where an update spends its time).
+  const step = stepTimer(process.env.SYNAPTIC_DEBUG === 'steps');
   // A few files edited in positions only: move their positions in the previous graph, no relink.
   const shifted = previous && added === 0 && deleted === 0 && entries.size > 0 && reusedMeta.size > 0
     ? shiftEditedPositions({ outDir, version, previous, entries, manifestFiles, root, commit, languages, resident, inputsMatch: (files) =>
@@ -598,6 +600,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     const changedPaths = [...entries.keys()];
     // Relink: bring in the cached facts of reused files (re-parsing any the cache cannot vouch for).
     prevCache = reusedMeta.size ? loadFactsCache(outDir, version, resident) : null;
+    step('load facts cache');
     for (const [path, meta] of reusedMeta) {
       const cached = prevCache?.[path];
       if (cached && cached.hash === meta.hash) entries.set(path, cached);
@@ -633,6 +636,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
       }
     }
     const context = buildProjectContext(contextTexts);
+    step('collect facts');
     const incremental = previous && added === 0 && deleted === 0 && redo.length === 0 && changedPaths.length > 0
       ? relinkChanged({
         outDir, version, previous, prevCache, entries, changedPaths, manifestFiles, facts, context, resident, inputsMatch: (files) =>
@@ -640,6 +644,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
       })
       : null;
     const linked = incremental ?? linkGraph(facts, context);
+    step(incremental ? 'relink' : 'link');
     deps = linked.deps;
     relinked = incremental ? incremental.relinked : facts.length;
     incrementalLink = incremental !== null;
@@ -677,6 +682,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
       };
     } else sortGraph(doc);
   }
+  step('graph document');
   const tLink = performance.now();
   const cLink = cpu();
 
@@ -685,6 +691,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   // Leiden and betweenness depend only on the structural edge arrays, the seed and the engine: an
   // update whose edits leave those arrays as they were reuses the previous results (exact).
   const structural = structuralEdges(indexed);
+  step('index');
   const samples = indexed.nodes.length > 20000 ? 64 : 256;
   // Only with a core binary known by its hash (a rebuilt core may partition differently).
   const communityKey = loaded.engine ? communityCacheKey(structural, seed, samples, loaded.engine) : null;
@@ -696,7 +703,9 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     indexed, seed, core, ...(cachedCommunities ? { partition: cachedCommunities.partition } : {}), ...(previousLabels ? { labels: previousLabels } : {}),
   });
   meta.community_algorithm = communities.algorithm;
+  step(cachedCommunities ? 'communities (cached partition)' : 'communities');
   const betweenness = cachedCommunities?.betweenness ?? nodeBetweenness(structural, { samples, seed, core });
+  step(cachedCommunities ? 'betweenness (cached)' : 'betweenness');
   const tCommunities = performance.now();
   const cCommunities = cpu();
 
@@ -714,8 +723,6 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
       failed: Object.keys(failed).length, skipped: skippedCount, lines,
     },
   };
-  // SYNAPTIC_DEBUG=steps: wall time of each write step on stderr (where an update spends its time).
-  const step = stepTimer(process.env.SYNAPTIC_DEBUG === 'steps');
   // The facts cache and manifest go first: graph.json's (then graph.cbor's) mtime marks a complete run.
   if (shifted) writeFactsShards(outDir, version, shifted.shards, entries, resident);
   else writeFactsCache(outDir, version, byPath, entries, prevCache, resident);

@@ -25,31 +25,39 @@ export function indexGraph(doc: GraphDocument): IndexedGraph {
   const nodes = doc.nodes;
   const idOf = new Map<NodeKey, NodeId>();
   for (let i = 0; i < nodes.length; i++) idOf.set(nodes[i]!.id, i);
+  const m = doc.links.length;
   const links: GraphLink[] = [];
-  const src: number[] = [];
-  const dst: number[] = [];
-  const rel: number[] = [];
+  const src = new Uint32Array(m);
+  const dst = new Uint32Array(m);
+  const rel = new Uint8Array(m);
   let danglingLinks = 0;
+  // Links come grouped by source (graph.json's order): the previous link's source lookup is reused.
+  let lastSource: NodeKey | undefined;
+  let lastS: NodeId | undefined;
+  let lastRelation: string | undefined;
+  let lastRel = 0;
+  let e = 0;
   for (const link of doc.links) {
-    const s = idOf.get(link.source);
+    const s = link.source === lastSource ? lastS : (lastS = idOf.get((lastSource = link.source)));
     const t = idOf.get(link.target);
     if (s === undefined || t === undefined) {
       danglingLinks++;
       continue;
     }
     links.push(link);
-    src.push(s);
-    dst.push(t);
-    rel.push(relationId(link.relation));
+    src[e] = s;
+    dst[e] = t;
+    rel[e] = link.relation === lastRelation ? lastRel : (lastRel = relationId((lastRelation = link.relation)));
+    e++;
   }
   return {
     doc,
     nodes,
     idOf,
     links,
-    src: Uint32Array.from(src),
-    dst: Uint32Array.from(dst),
-    rel: Uint8Array.from(rel),
+    src: e === m ? src : src.slice(0, e),
+    dst: e === m ? dst : dst.slice(0, e),
+    rel: e === m ? rel : rel.slice(0, e),
     danglingLinks,
   };
 }
