@@ -119,22 +119,37 @@ export function relink(input: IncrementalInput): RelinkResult | null {
   const prev = input.previous.links;
   const links: GraphLink[] = [];
   const from: number[] = [];
+  // Where each fresh link goes among the previous ones, by binary search: the previous links in
+  // between are copied without comparing each one with the fresh links.
+  const insertAt = (l: GraphLink): number => {
+    let lo = 0;
+    let hi = prev.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (linkOrder(prev[mid]!, l) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
   let k = 0;
-  for (let j = 0; j < prev.length; j++) {
+  let nextAt = fresh.length ? insertAt(fresh[0]!) : prev.length;
+  let last: GraphLink | undefined;
+  for (let j = 0; j <= prev.length; j++) {
+    while (k < fresh.length && nextAt <= j) {
+      const f = fresh[k++]!;
+      if (last && linkOrder(last, f) >= 0) return null; // two links with one key, or out of order: not canonical
+      links.push((last = f));
+      from.push(-1);
+      if (k < fresh.length) nextAt = insertAt(fresh[k]!);
+    }
+    if (j === prev.length) break;
     const l = prev[j]!;
     if (redoPaths.has(l.source_file)) continue;
-    while (k < fresh.length && linkOrder(fresh[k]!, l) < 0) {
-      links.push(fresh[k++]!);
-      from.push(-1);
-    }
-    if (k < fresh.length && linkOrder(fresh[k]!, l) === 0) return null; // two links with one key: not canonical
-    if (links.length && linkOrder(links[links.length - 1]!, l) >= 0) return null; // previous links out of order
-    links.push(l);
+    // Previous links out of order (or equal to a fresh one): not canonical. Consecutive links mostly
+    // share their source string, so this compare is cheap.
+    if (last && linkOrder(last, l) >= 0) return null;
+    links.push((last = l));
     from.push(j);
-  }
-  while (k < fresh.length) {
-    links.push(fresh[k++]!);
-    from.push(-1);
   }
   return {
     nodes: linker.nodes(), links, hazards, unresolvedCalls, deps: out, relinked: redoPaths.size, sorted: true, linkFrom: Int32Array.from(from),

@@ -128,7 +128,9 @@ export class Linker {
       packageNodes.set(id, { id, label: f.packageName!, file_type: 'code', source_file: f.language === 'go' ? dir : f.path, source_location: 'L1', kind: 'package', language: f.language });
     }
     nodes.push(...packageNodes.values());
+    const byId = (a: GraphNode, b: GraphNode): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     for (const f of this.files) {
+      const first = nodes.length;
       nodes.push({
         id: f.fileId, label: basename(f.path), file_type: 'code', source_file: f.path, source_location: 'L1',
         kind: 'file', language: f.language, ...(f.isTest ? { is_test: true } : {}), lines: f.lines,
@@ -145,8 +147,14 @@ export class Linker {
         if (s.exported) n.exported = true;
         nodes.push(n);
       }
+      // Each file's nodes in id order first: files come in path order, so the final sort then
+      // mostly finds one long sorted run instead of sorting 20k+ ids from scratch.
+      if (nodes.length - first > 1) {
+        const own = nodes.slice(first).sort(byId);
+        for (let k = 0; k < own.length; k++) nodes[first + k] = own[k]!;
+      }
     }
-    nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    nodes.sort(byId);
     return nodes;
   }
 
