@@ -671,12 +671,20 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     if (incremental) {
       doc.nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       const changedFiles = new Set(changedPaths);
-      const before = new Map<string, number>();
-      incremental.previousNodes.forEach((n, i) => before.set(n.id, i));
       // graph.json lines to copy: links taken from the previous graph, nodes of unchanged files
-      // (checked again for their community once it is known).
+      // (checked again for their community once it is known). Both node lists are in id order: one
+      // walk pairs them (an id it does not find is simply serialized again).
+      const prevNodes = incremental.previousNodes;
+      let p = 0;
+      const sameNode = (n: GraphNode): number => {
+        while (p < prevNodes.length && prevNodes[p]!.id < n.id) p++;
+        return p < prevNodes.length && prevNodes[p]!.id === n.id ? p : -1;
+      };
       reuse = {
-        nodes: Int32Array.from(doc.nodes, (n) => (n.kind === 'package' || changedFiles.has(n.source_file) ? -1 : before.get(n.id) ?? -1)),
+        nodes: Int32Array.from(doc.nodes, (n) => {
+          const at = sameNode(n);
+          return n.kind === 'package' || changedFiles.has(n.source_file) ? -1 : at;
+        }),
         links: incremental.linkFrom,
         previousCommunity: incremental.previousNodes.map((n) => n.community),
       };
