@@ -86,7 +86,13 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean)
     progress.finish();
   }
   if (args.json) process.stdout.write(JSON.stringify(summary) + '\n');
-  else if (process.stderr.isTTY) process.stderr.write(summaryLine(summary) + '\n');
+  else if (process.stderr.isTTY) {
+    process.stderr.write(summaryLine(summary) + '\n');
+    // Most of a slow one-file update is start-up and re-reading the previous outputs.
+    if (summary.mode === 'update' && summary.parsed > 0 && summary.timingsMs.total > 1500) {
+      process.stderr.write('tip: `synaptic update --watch` stays running and updates after each edit, much faster on a repository this size\n');
+    }
+  }
   return 0;
 }
 
