@@ -425,6 +425,8 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   const root = resolve(options.root);
   const outDir = resolve(options.outDir ?? join(root, OUTPUT_DIR_NAME));
   const version = extractorVersion();
+  // The WASM core compiles off this thread while the walk and the parse run.
+  const coreLoading = options.core !== undefined ? null : loadCore();
   const scanStarted = Date.now();
 
   // Folder listings of the previous walk: unchanged folders (same mtime) are not read again.
@@ -509,7 +511,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   };
   const hashOf = (path: string): string => entries.get(path)?.hash ?? reusedMeta.get(path)!.hash;
   const commit = readHeadCommit(root);
-  const loaded = options.core !== undefined ? { core: options.core, engine: null } : await loadCore();
+  const loaded = options.core !== undefined ? { core: options.core, engine: null } : await coreLoading!;
   const core = loaded.core;
   const seed = options.seed ?? 42;
   const outputs = {
