@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
 import { watchAndUpdate } from '../../extract/watch.node.ts';
@@ -36,9 +37,36 @@ ${EXTRACT_OPTIONS_USAGE}
     if (pollMs !== undefined && !watchMode) throw new UsageError('Cannot update: --poll needs --watch');
     const args = parseExtractArgs(rest, 'update');
     if (!watchMode) return runExtractCommand(args, true);
+    if (!process.execArgv.some((a) => a.startsWith(YOUNG_GENERATION_FLAG))) return respawnWithYoungGeneration();
     return watchUpdates(args, pollMs);
   },
 };
+
+/**
+ * The watcher runs with a larger young generation: most of what an update allocates (the link
+ * indexes, the new graph document, the encoders' tables) dies with the update, and with room for it
+ * there it is not promoted and swept by a major GC every update (measured on prisma: one-file
+ * updates ~15% faster, ~100 MB more resident). V8 sizes the young generation at start-up, hence a
+ * child process with the flag; it shares this terminal and its exit code is this command's.
+ */
+const YOUNG_GENERATION_FLAG = '--max-semi-space-size';
+
+function respawnWithYoungGeneration(): Promise<number> {
+  const child = spawn(process.execPath, [`${YOUNG_GENERATION_FLAG}=64`, ...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], { stdio: 'inherit' });
+  // Ctrl-C reaches both processes (same process group); a signal sent to this one alone is passed on.
+  const forward = (signal: NodeJS.Signals): void => {
+    child.kill(signal);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolve) => {
+    child.on('error', (err) => {
+      process.stderr.write(`synaptic: cannot start the watcher: ${err.message}\n`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
 
 async function watchUpdates(args: ReturnType<typeof parseExtractArgs>, pollMs: number | undefined): Promise<number> {
   const handle = watchAndUpdate(
@@ -62,10 +90,10 @@ async function watchUpdates(args: ReturnType<typeof parseExtractArgs>, pollMs: n
       },
     },
   );
+  // `on`, not `once`: Ctrl-C may arrive twice (from the terminal and passed on by a parent process).
   await new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
   });
   await handle.close();
   return 0;
