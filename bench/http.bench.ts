@@ -11,9 +11,12 @@
 // HTTP_BENCH_GRAPH=<graph.json> picks the graph (>= 50k nodes for the issue's target); without it the
 // fixture repo is extracted. BENCH_QUICK=1: fewer calls and clients. HTTP_BENCH_NODE_ARGS adds node
 // flags to the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof); HTTP_BENCH_DEBUG=1 logs the slowest
-// calls of each run; HTTP_BENCH_WARMUP sets the uncounted warm-up calls (default 2000). No timing asserts.
+// calls of each run; HTTP_BENCH_WARMUP sets the uncounted warm-up calls (default 2000);
+// HTTP_BENCH_SERVER_STDOUT=<file> keeps the server's stdout (e.g. --trace-gc lines);
+// HTTP_BENCH_SERVE_ARGS adds `serve` options (e.g. `--threads 0` for the single-threaded server).
+// No timing asserts.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -99,8 +102,10 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
   })();
   const ready = join(work ?? mkdtempSync(join(tmpdir(), 'synaptic-http-bench-')), 'ready.json');
   const nodeArgs = (process.env.HTTP_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const server = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--graph', graph, '--http', '127.0.0.1:0', '--ready-file', ready], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const stdoutFile = process.env.HTTP_BENCH_SERVER_STDOUT;
+  const serveArgs = (process.env.HTTP_BENCH_SERVE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const server = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--graph', graph, '--http', '127.0.0.1:0', '--ready-file', ready, ...serveArgs], {
+    stdio: ['ignore', stdoutFile ? openSync(stdoutFile, 'w') : 'ignore', 'inherit'],
     env: { ...process.env, SYNAPTIC_API_KEY: '', SYNAPTIC_DATA_DIR: join(dirname(ready), 'data') },
   });
   const loadStart = loadavg()[0]!;
@@ -225,6 +230,11 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
       if (process.env.HTTP_BENCH_DEBUG) {
         const idx = Array.from(latencies.keys()).sort((a, b) => latencies[b]! - latencies[a]!).slice(0, 8);
         log(`slowest: ${idx.map((k) => `#${k} ${TOOLS[calls[k]!.tool]} ${latencies[k]!.toFixed(0)} ms at ${(starts[k]! - t0).toFixed(0)} ms`).join('; ')}`);
+        // Where the tail sits in time: the 100 ms windows (by send time) holding the calls over the run's p99.
+        const cut = percentile(latencies.slice().sort(), 99);
+        const windows = new Map<number, number>();
+        for (let k = 0; k < calls.length; k++) if (latencies[k]! >= cut) windows.set(Math.floor((starts[k]! - t0) / 100), (windows.get(Math.floor((starts[k]! - t0) / 100)) ?? 0) + 1);
+        log(`calls >= p99 (${cut.toFixed(1)} ms) by 100 ms window: ${[...windows].sort((x, y) => y[1] - x[1]).slice(0, 12).map(([w, c]) => `${w * 100}ms:${c}`).join(' ')} (${windows.size} windows)`);
       }
       let errors = 0;
       let toolErrors = 0;

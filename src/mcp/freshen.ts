@@ -1,4 +1,5 @@
 import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import type { ResidentOutputs } from '../extract/resident.node.ts';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { MANIFEST_VERSION, parseManifest, type Manifest } from '../graph/manifest.ts';
@@ -19,6 +20,12 @@ export interface FreshenOptions {
    * back to the debounced check when the watcher cannot start.
    */
   watch?: boolean;
+  /**
+   * Debounced mode only: the walk does not hold the call that triggered it (it runs beside the
+   * calls); when it finds a change, later calls wait for the update as usual. For a busy HTTP server,
+   * where one client's call should not pay for a whole-tree walk.
+   */
+  background?: boolean;
 }
 
 /** Files the extractor reads (an added one is worth an update). */
@@ -127,6 +134,8 @@ export class Freshener {
   private startup: Promise<void> | undefined;
   private manifest: { stamp: string; value: Manifest | null } | undefined;
   private watcher: FSWatcher | undefined;
+  /** `serve --watch`: the previous outputs kept decoded between catch-ups (as `update --watch` does). */
+  private resident: ResidentOutputs | undefined;
   /** Set by watcher events; starts true so the first query checks once. */
   private dirty = true;
   /** Repo-relative paths the watcher reported since the last catch-up (to notice added files). */
@@ -188,6 +197,10 @@ export class Freshener {
     }
     const now = Date.now();
     if (now - this.last < (this.options.debounceMs ?? 2000)) return;
+    if (this.options.background) {
+      void this.catchUp().catch(() => undefined);
+      return;
+    }
     return this.catchUp();
   }
 
@@ -202,8 +215,11 @@ export class Freshener {
       const started = Date.now();
       try {
         // Loaded on first use: the extraction pipeline (tree-sitter, workers) is not on the startup path.
-        const { runExtract } = await import('../extract/pipeline.node.ts');
-        await runExtract({ root: this.options.root, outDir: dirname(this.options.graphPath), incremental: true, workers: 0 });
+        const [{ runExtract }, { ResidentOutputs }] = await Promise.all([import('../extract/pipeline.node.ts'), import('../extract/resident.node.ts')]);
+        // Watching means updates will keep coming: keep the outputs decoded between them (more memory,
+        // much faster catch-ups on a large repository).
+        if (this.options.watch) this.resident ??= new ResidentOutputs();
+        await runExtract({ root: this.options.root, outDir: dirname(this.options.graphPath), incremental: true, workers: 0, resident: this.resident });
         this.options.log?.(`[synaptic] source changed (${changed}); graph updated in ${Date.now() - started} ms`);
         await this.options.onUpdated?.();
       } catch (err) {

@@ -159,9 +159,9 @@ class NodeRequest implements HttpRequestLike {
  * preempts the server; writing a turn's replies back to back costs one such switch per turn instead
  * of one per reply.
  */
-let endQueue: Array<{ res: ServerResponse; body: string | undefined }> = [];
+let endQueue: Array<{ res: ServerResponse; body: string | Uint8Array | undefined }> = [];
 
-function queueEnd(res: ServerResponse, body: string | undefined): void {
+function queueEnd(res: ServerResponse, body: string | Uint8Array | undefined): void {
   if (!endQueue.length) setImmediate(flushEnds);
   endQueue.push({ res, body });
 }
@@ -178,11 +178,12 @@ function flushEnds(): void {
   }
 }
 
-/** Write the transport's reply: string bodies in one write (no Nagle stall), streams (SSE) with backpressure. */
+/** Write the transport's reply: string and byte bodies in one write (no Nagle stall), streams (SSE) with backpressure. */
 async function sendReply(reply: HttpReply, res: ServerResponse): Promise<void> {
   const body = reply.body;
-  if (body === undefined || typeof body === 'string') {
-    const headers = body === undefined ? reply.headers : { ...reply.headers, 'content-length': String(Buffer.byteLength(body)) };
+  if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) {
+    const length = body === undefined ? undefined : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const headers = length === undefined ? reply.headers : { ...reply.headers, 'content-length': String(length) };
     res.writeHead(reply.status, headers);
     queueEnd(res, body);
     return;

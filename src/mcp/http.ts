@@ -42,6 +42,12 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** SSE heartbeat interval on legacy GET streams (default 15 s). */
   heartbeatMs?: number;
+  /**
+   * Hands a `POST /mcp` (Host and API key already checked, body within the limit) to another
+   * handler, e.g. a tool worker thread (`serve --http --threads N`); returning undefined keeps the
+   * request on this thread.
+   */
+  offload?: (req: HttpRequestLike) => Promise<HttpReply> | undefined;
 }
 
 interface LegacySession {
@@ -77,11 +83,11 @@ export interface HttpRequestLike {
   signal: AbortSignal;
 }
 
-/** The transport's answer: a string body, a stream (SSE), or none. */
+/** The transport's answer: a string or bytes (already UTF-8) body, a stream (SSE), or none. */
 export interface HttpReply {
   status: number;
   headers: Record<string, string>;
-  body?: string | ReadableStream<Uint8Array>;
+  body?: string | Uint8Array | ReadableStream<Uint8Array>;
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
@@ -165,7 +171,7 @@ export class HttpTransport {
         return Buffer.concat(chunks).toString('utf8');
       },
     });
-    return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+    return new Response((reply.body ?? null) as BodyInit | null, { status: reply.status, headers: reply.headers });
   };
 
   /** The transport-level entry point (adapters call this). Never throws. */
@@ -180,7 +186,13 @@ export class HttpTransport {
         return json(401, { error: 'Unauthorized: send the API key as X-API-Key or Authorization: Bearer <key>' }, { 'www-authenticate': 'Bearer' });
       }
       if (isApi) return await restRoute(this.options.core, req.method, req.url);
-      if (req.method === 'POST') return await this.post(req);
+      if (req.method === 'POST') {
+        if (this.options.offload && (req.bodyBytes ?? 0) <= (this.options.maxBodyBytes ?? MAX_BODY)) {
+          const offloaded = this.options.offload(req);
+          if (offloaded) return await offloaded;
+        }
+        return await this.post(req);
+      }
       if (req.method === 'GET') return this.get(req);
       if (req.method === 'DELETE') return this.delete(req);
       return json(405, { error: `Method ${req.method} not allowed on /mcp` }, { allow: 'GET, POST, DELETE' });

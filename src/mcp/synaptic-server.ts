@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type { GraphDocument } from '../graph/model.ts';
+import type { QueryEngine } from '../query/engine.ts';
 import type { Core } from '../core/index.ts';
 import { coreTraversal } from '../query/core-traversal.ts';
 import { realRoot } from '../query/source.node.ts';
@@ -43,6 +44,17 @@ export interface SynapticServerOptions {
   /** With freshenRoot: an event-driven source watcher instead of per-query walks (`serve --watch`). */
   watchSources?: boolean;
   /**
+   * With freshenRoot: the debounced staleness walk runs beside the calls instead of holding the call
+   * that triggered it (HTTP: one client's call must not pay for a whole-tree walk); a change it finds
+   * still holds every later call until the graph is updated.
+   */
+  backgroundFreshen?: boolean;
+  /**
+   * Minimum ms between two on-call stamp checks of the graph file (default 250). Tool workers pass
+   * Infinity: the main thread checks and tells them to reload.
+   */
+  graphCheckIntervalMs?: number;
+  /**
    * Serve this already-parsed graph for the life of the process (`--immutable-graph`): no hot
    * reload, no source catch-up, no watching.
    */
@@ -54,6 +66,8 @@ export interface SynapticServer {
   live: LiveGraph;
   /** Resource-update subscriptions, fed by every hot reload (transports add listeners). */
   hub: SubscriptionHub;
+  /** The engine a graph tool would answer with now (runs the freshen check and the reload check first). */
+  engine(): Promise<QueryEngine>;
   close(): Promise<void>;
 }
 
@@ -67,12 +81,13 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     traversal: options.core ? coreTraversal(options.core) : undefined,
     log: options.log,
     watch: options.pinned ? false : options.watch,
+    checkIntervalMs: options.graphCheckIntervalMs,
   };
   // The source check starts before the graph loads: its walk runs on the walk worker meanwhile. An
   // update it makes before `live` exists is picked up by the first acquire()'s stamp check.
   let live: LiveGraph | undefined;
   const freshener = options.freshenRoot && !options.pinned
-    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: async () => live?.reloadIfChanged(), watch: options.watchSources })
+    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: async () => live?.reloadIfChanged(), watch: options.watchSources, background: options.backgroundFreshen })
     : undefined;
   freshener?.start();
   live = options.pinned ? LiveGraph.pinned(liveOptions, options.pinned.doc, options.pinned.stamp) : await LiveGraph.open(liveOptions);
@@ -119,6 +134,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     core,
     live,
     hub,
+    engine,
     async close() {
       detachHub();
       freshener?.close();

@@ -93,6 +93,16 @@ test('--watch: an edited and an added source file reach the next answer', async 
   }
   assert.match(edited, /src\/app\.ts/);
   assert.match(added, /src\/added-later\.ts/);
+  // Later catch-ups start from the outputs the server kept in memory: still exact.
+  writeFileSync(join(repo, 'src/added-later.ts'), 'export function renamedHelper(): string { return "y"; }\n');
+  let renamed = '';
+  while (Date.now() < deadline + 10000) {
+    renamed = await restText(s.base, '/api/node/renamedHelper');
+    if (/added-later\.ts/.test(renamed)) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  assert.match(renamed, /src\/added-later\.ts/);
+  assert.doesNotMatch(await restText(s.base, '/api/node/brandNewHelper'), /added-later\.ts/, 'the old name is gone');
 });
 
 test('a fresh extract is served from graph.cbor (written after graph.json), not re-parsed from JSON', async () => {

@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { basename, dirname, resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
 import { packageVersion } from '../version.ts';
-import { checkHttpArgs, serveHttp } from '../serve-http.ts';
+import { checkHttpArgs, defaultThreads, serveHttp } from '../serve-http.ts';
 import { serveStdio } from '../../mcp/stdio.ts';
 import { createSynapticServer } from '../../mcp/synaptic-server.ts';
 import { parseGraphBytes } from '../../graph/load.node.ts';
@@ -30,6 +30,9 @@ Options:
   --http <host:port>    serve Streamable HTTP on POST /mcp (+ REST /api/*) instead of stdio; port 0 picks one
   --api-key <key>       require this key on HTTP requests (X-API-Key or Authorization: Bearer; also SYNAPTIC_API_KEY)
   --ready-file <path>   with --http: after binding, atomically write {address, mcp_url} (mode 0600; never overwritten)
+  --threads <n>         with --http: answer graph-tool calls (MCP 2026-07-28 tools/call) on n worker threads, each
+                        holding its own copy of the graph; 0 answers on the main thread (default: 0 on 1-2
+                        cores, else cores - 1 up to 2; 0 with --immutable-graph)
   --allow-exec          reserved for the command-running tool; nothing that runs commands exists yet
   --no-freshen          do not re-extract changed source files before answering (serve the graph as is)
 
@@ -49,6 +52,7 @@ interface ServeArgs {
   http?: string;
   apiKey?: string;
   readyFile?: string;
+  threads?: number;
   allowExec: boolean;
   watchSources: boolean;
   immutable: boolean;
@@ -107,6 +111,12 @@ function parseArgs(argv: string[]): ServeArgs {
       case '--ready-file':
         out.readyFile = value();
         break;
+      case '--threads': {
+        const v = value();
+        if (!/^\d{1,2}$/.test(v) || Number(v) > 16) throw new UsageError(`--threads must be a whole number from 0 to 16, got '${v}'`);
+        out.threads = Number(v);
+        break;
+      }
       case '--allow-exec':
         out.allowExec = true;
         break;
@@ -115,6 +125,9 @@ function parseArgs(argv: string[]): ServeArgs {
     }
   }
   if (out.readyFile && !out.http) throw new UsageError('--ready-file requires --http');
+  if (out.threads !== undefined && !out.http) throw new UsageError('--threads requires --http (stdio answers on one thread)');
+  // Workers read the graph file themselves; a pinned graph is served only from the verified bytes.
+  if (out.threads && out.immutable) throw new UsageError('--threads cannot be used with --immutable-graph (workers would re-read the graph file)');
   if (out.expectedSha256 !== undefined && !out.immutable) throw new UsageError('--expected-graph-sha256 requires --immutable-graph');
   if (out.expectedSha256 !== undefined && !/^[0-9a-f]{64}$/.test(out.expectedSha256)) {
     throw new UsageError(`--expected-graph-sha256 must be 64 hex characters, got '${out.expectedSha256}'`);
@@ -182,10 +195,11 @@ export const serveCommand: Command = {
     }
     const pinned = args.immutable ? pinGraph(graphPath, args.expectedSha256, log) : undefined;
     const queryLog = truthy(process.env.SYNAPTIC_QUERY_LOG_DISABLE) ? undefined : process.env.SYNAPTIC_QUERY_LOG || undefined;
+    const concise = args.concise || truthy(process.env.SYNAPTIC_CONCISE);
     const server = await createSynapticServer({
       graphPath,
       sourceRoot,
-      concise: args.concise || truthy(process.env.SYNAPTIC_CONCISE),
+      concise,
       profile: args.profile,
       core: await corePromise,
       providers,
@@ -197,10 +211,14 @@ export const serveCommand: Command = {
       // Keep the graph current with the user's edits when it is the standard output of a repository.
       freshenRoot: args.freshen && !pinned && basename(dirname(graphPath)) === 'synaptic-out' ? dirname(dirname(graphPath)) : undefined,
       watchSources: args.watchSources,
+      // Over HTTP, the debounced source walk does not hold the (one) call that starts it.
+      backgroundFreshen: args.http !== undefined,
       pinned,
     });
     if (args.http) {
-      await serveHttp(server, { http: args.http, apiKey: args.apiKey, readyFile: args.readyFile }, log);
+      const threads = args.threads ?? (pinned ? 0 : defaultThreads());
+      const workerInit = { graphPath, sourceRoot, concise, profile: args.profile, queryLog, name: 'synaptic', version: packageVersion() };
+      await serveHttp(server, { http: args.http, apiKey: args.apiKey, readyFile: args.readyFile, threads, workerInit }, log);
       await server.close();
       return 0;
     }
