@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
 import type { GraphDocument, GraphLink, GraphMeta, GraphNode, HazardSite } from '../graph/model.ts';
@@ -26,6 +27,7 @@ import { inLinkKeyOrder, lineMap, positionFreeShape, shiftFilePositions } from '
 import { readHeadCommit, stageAtomic, writeAtomic, type StagedWrite } from './repo-files.node.ts';
 import { readKept, takeKept, type ResidentOutputs } from './resident.node.ts';
 import { lockOutDir } from './out-lock.node.ts';
+import { GraphTextWorker, graphTextJob } from './outputs/graph-text.node.ts';
 
 export { readHeadCommit, writeAtomic } from './repo-files.node.ts';
 export { FACTS_DIR } from './facts-cache.node.ts';
@@ -67,6 +69,8 @@ export interface ExtractOptions {
    * the update reads its previous outputs from memory while their files are unchanged. Same results.
    */
   resident?: ResidentOutputs;
+  /** With `resident`: an update's graph.json is built and written on this worker thread meanwhile. */
+  graphText?: GraphTextWorker;
 }
 
 /** Milliseconds per extraction phase (wall or CPU), and their total. */
@@ -744,39 +748,60 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   writeManifest(manifest);
   step('facts, link cache, manifest');
   // An update copies the lines of records that did not change (content; the community number is
-  // written anew) from the previous graph.json and serializes only the others.
+  // written anew) from the previous graph.json and serializes only the others: here, or on the
+  // graph.json worker thread (resident updates) while this thread encodes graph.cbor and the report.
   let graphText: Uint8Array | null = null;
+  let rendering: Promise<Uint8Array | null> | null = null;
+  const renderedTmp = `${outputs.graphJson}.tmp-${process.pid}-${Date.now()}-w`;
   if (reuse) {
     const { nodes, previousCommunity } = reuse;
     // Communities are numbered again after most edits: such nodes' lines are copied but for the number.
     const newCommunity = new Uint8Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) newCommunity[i] = 1;
     try {
-      graphText = reuseGraphText(readKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson)), doc, nodes, reuse.links, newCommunity);
+      if (options.graphText) {
+        // Moved to the worker: no longer this process's copy (taken out of the resident outputs).
+        const previousText = takeKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson));
+        rendering = options.graphText.render(graphTextJob(doc, previousText, renderedTmp, nodes, reuse.links, newCommunity)).catch((err: unknown) => {
+          if (process.env.SYNAPTIC_DEBUG) console.error(`synaptic: ${err instanceof Error ? err.message : String(err)}`);
+          return null;
+        });
+      } else graphText = reuseGraphText(readKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson)), doc, nodes, reuse.links, newCommunity);
     } catch {
       graphText = null;
     }
-    if (!graphText && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
+    if (!graphText && !rendering && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
   }
-  const graphBytes = graphText ?? Buffer.from(stringifyGraph(doc));
-  step(graphText ? 'graph.json (lines reused)' : 'graph.json');
-  // The two big files go to their temp files on the I/O threads while graph.cbor is encoded and the
-  // report rendered; then graph.json is renamed into place, and graph.cbor right after it (a
-  // snapshot at least as new as graph.json is what readers take as fresh).
-  const staged: StagedWrite[] = [stageAtomic(outputs.graphJson, graphBytes)];
+  let graphBytes: Uint8Array | null = rendering ? null : graphText ?? Buffer.from(stringifyGraph(doc));
+  step(rendering ? 'graph.json (handed to its worker)' : graphText ? 'graph.json (lines reused)' : 'graph.json');
+  // The big files go to their temp files off this thread (the I/O pool, or the graph.json worker)
+  // while graph.cbor is encoded and the report rendered; then graph.json is renamed into place, and
+  // graph.cbor right after it (a snapshot at least as new as graph.json is what readers take as fresh).
+  let jsonWrite: StagedWrite | null = graphBytes ? stageAtomic(outputs.graphJson, graphBytes) : null;
+  let cborWrite: StagedWrite | null = null;
   try {
     // indexGraph's endpoints stand for the id lookups when ids are unique and no link dangles.
     const snapshotBytes = encodeGraph(doc, indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined);
-    staged.push(stageAtomic(outputs.graphCbor, snapshotBytes));
+    cborWrite = stageAtomic(outputs.graphCbor, snapshotBytes);
     step('encode graph.cbor');
     writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
     step('report');
-    await staged[0]!.commit();
+    if (rendering) {
+      graphBytes = await rendering;
+      if (graphBytes) jsonWrite = GraphTextWorker.staged(renderedTmp, outputs.graphJson);
+      else jsonWrite = stageAtomic(outputs.graphJson, (graphBytes = Buffer.from(stringifyGraph(doc))));
+      step('graph.json from its worker');
+    }
+    await jsonWrite!.commit();
     resident?.wrote(outputs.graphJson, graphBytes);
-    await staged[1]!.commit();
+    await cborWrite.commit();
     resident?.wrote(outputs.graphCbor, doc);
   } catch (err) {
-    await Promise.all(staged.map((s) => s.abort()));
+    await Promise.all([jsonWrite?.abort(), cborWrite?.abort()]);
+    if (rendering) {
+      await rendering; // it may still be writing its temp file
+      await rm(renderedTmp, { force: true });
+    }
     throw err;
   }
   writeGraphState(outDir, manifest.inputs_hash!, linkCacheId);

@@ -2,6 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { runExtract, type ExtractOptions, type ExtractSummary } from './pipeline.node.ts';
 import { ResidentOutputs } from './resident.node.ts';
+import { GraphTextWorker } from './outputs/graph-text.node.ts';
 
 /**
  * `synaptic update --watch`: one long-lived process that keeps the repository's outputs current.
@@ -35,6 +36,7 @@ const NOISE = /(^|[\\/])(node_modules|\.git[\\/]objects|\.git[\\/]logs)([\\/]|$)
 
 export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): WatchHandle {
   const resident = new ResidentOutputs();
+  const graphText = new GraphTextWorker();
   const root = extract.root;
   const outDir = extract.outDir ?? join(root, 'synaptic-out');
   const outRel = relative(root, outDir);
@@ -56,7 +58,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
         const cause = trigger;
         trigger = null;
         try {
-          const summary = await runExtract({ ...extract, incremental: true, resident });
+          const summary = await runExtract({ ...extract, incremental: true, resident, graphText });
           if (summary.linkMode !== 'reused' || summary.parsed > 0) options.onUpdate(summary, cause);
         } catch (err) {
           options.onError(err);
@@ -108,6 +110,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
       clearInterval(poller);
       watcher?.close();
       await running;
+      await graphText.close();
     },
   };
 }

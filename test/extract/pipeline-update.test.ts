@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, s
 import { dirname, join } from 'node:path';
 import { runExtract } from '../../src/extract/pipeline.node.ts';
 import { ResidentOutputs } from '../../src/extract/resident.node.ts';
+import { GraphTextWorker } from '../../src/extract/outputs/graph-text.node.ts';
 import { copyFixture } from './pipeline-fixture.ts';
 
 /** mulberry32: a seeded PRNG so a failure replays. */
@@ -87,15 +88,20 @@ function mutate(root: string, random: () => number, step: number): string {
 }
 
 for (const resident of [false, true]) {
-  test(`update after random edits, renames and deletions equals a fresh full extract${resident ? ' (resident: outputs kept in memory between updates)' : ''}`, async () => {
-    await randomEdits(resident ? new ResidentOutputs() : undefined);
+  test(`update after random edits, renames and deletions equals a fresh full extract${resident ? ' (resident: outputs kept in memory between updates, graph.json on its worker thread)' : ''}`, async () => {
+    const worker = resident ? new GraphTextWorker() : undefined;
+    try {
+      await randomEdits(resident ? new ResidentOutputs() : undefined, worker);
+    } finally {
+      await worker?.close();
+    }
   });
   test(`content-only edits relink only what they affect and still equal a full extract${resident ? ' (resident)' : ''}`, async () => {
     await contentEdits(resident ? new ResidentOutputs() : undefined);
   });
 }
 
-async function randomEdits(resident: ResidentOutputs | undefined): Promise<void> {
+async function randomEdits(resident: ResidentOutputs | undefined, graphText?: GraphTextWorker): Promise<void> {
   const fx = copyFixture();
   const random = rng(20261129);
   try {
@@ -111,7 +117,7 @@ async function randomEdits(resident: ResidentOutputs | undefined): Promise<void>
         await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
         changes.push(mutate(fx.dir, random, ++step));
       }
-      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}) });
+      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
       const fullOut = join(fx.dir, `out-full-${round}`);
       const full = await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
       assert.equal(upd.mode, 'update');
@@ -142,7 +148,7 @@ async function randomEdits(resident: ResidentOutputs | undefined): Promise<void>
         writeFileSync(join(fx.dir, file), lines.join('\n'));
         changes.push(`blank line at ${file}:${at + 1}`);
       }
-      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}) });
+      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
       if (upd.linkMode === 'positions') positions++;
       const fullOut = join(fx.dir, `out-full-${round}`);
       await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
@@ -157,20 +163,21 @@ async function randomEdits(resident: ResidentOutputs | undefined): Promise<void>
     }
     assert.ok(positions > 0, 'at least one blank-line round took the positions-only path');
     if (resident) assert.ok(resident.counts.kept > 10, `updates read their previous outputs from memory: ${JSON.stringify(resident.counts)}`);
+    if (graphText) assert.ok(graphText.rendered >= 3, `graph.json built on its worker thread in ${graphText.rendered} updates`);
     // A no-op update parses nothing; touching files without changing them stops before linking.
-    const again = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}) });
+    const again = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
     assert.equal(again.parsed, 0);
     assert.equal(again.added + again.changed + again.deleted, 0);
     const before = readFileSync(join(updOut, 'graph.json'));
     const now = new Date();
     for (const f of sourceFiles(fx.dir).slice(0, 5)) utimesSync(join(fx.dir, f), now, now);
-    const touched = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}) });
+    const touched = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
     assert.equal(touched.parsed, 0, 'same bytes: the hash matches, nothing is parsed');
     assert.equal(touched.timingsMs.link, 0, 'same inputs: no relinking');
     assert.equal(touched.nodes, again.nodes);
     assert.ok(readFileSync(join(updOut, 'graph.json')).equals(before));
     // Recently modified files are re-hashed on every update (mtime granularity), still nothing parses.
-    assert.equal((await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}) })).parsed, 0);
+    assert.equal((await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) })).parsed, 0);
   } finally {
     fx.cleanup();
   }

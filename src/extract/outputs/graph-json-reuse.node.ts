@@ -1,4 +1,4 @@
-import type { GraphDocument } from '../../graph/model.ts';
+import type { GraphDocument, GraphLink } from '../../graph/model.ts';
 import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './graph-json.ts';
 
 /**
@@ -15,8 +15,55 @@ import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './grap
 export function reuseGraphText(
   previous: Uint8Array, doc: GraphDocument, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array,
 ): Uint8Array | null {
-  const n = doc.nodes.length;
-  const m = doc.links.length;
+  return reuseGraphTextOf(previous, documentSource(doc), nodeFrom, linkFrom, newCommunity);
+}
+
+/**
+ * What {@link reuseGraphTextOf} reads of the new document: its header and hyperedges text, each
+ * record's key (the start of its line) and, for records that are serialized, their JSON. Backed by
+ * the document itself, or by those texts prepared for a worker thread (graph-text.node.ts).
+ */
+export interface GraphTextSource {
+  header: string;
+  hyperedges: string;
+  nodeCount: number;
+  linkCount: number;
+  nodeKey(i: number): string;
+  linkKey(j: number): string;
+  /** A record's JSON (`ordered` keys), as stringifyGraph writes it. */
+  nodeJson(i: number): string;
+  linkJson(j: number): string;
+  community(i: number): unknown;
+}
+
+export function nodeKeyText(id: unknown): string {
+  return `{"id":${JSON.stringify(id)},`;
+}
+
+export function linkKeyText(l: GraphLink): string {
+  return `{"source":${JSON.stringify(l.source)},"target":${JSON.stringify(l.target)},"relation":${JSON.stringify(l.relation)},`;
+}
+
+export function documentSource(doc: GraphDocument): GraphTextSource {
+  return {
+    header: headerText(doc),
+    hyperedges: canonicalJson(doc.hyperedges ?? []),
+    nodeCount: doc.nodes.length,
+    linkCount: doc.links.length,
+    nodeKey: (i) => nodeKeyText(doc.nodes[i]!.id),
+    linkKey: (j) => linkKeyText(doc.links[j]!),
+    nodeJson: (i) => JSON.stringify(ordered(doc.nodes[i]!, NODE_KEYS)),
+    linkJson: (j) => JSON.stringify(ordered(doc.links[j]!, LINK_KEYS)),
+    community: (i) => (doc.nodes[i] as { community?: unknown }).community,
+  };
+}
+
+/** {@link reuseGraphText} over a {@link GraphTextSource}. */
+export function reuseGraphTextOf(
+  previous: Uint8Array, src: GraphTextSource, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array,
+): Uint8Array | null {
+  const n = src.nodeCount;
+  const m = src.linkCount;
   if (n === 0 || m === 0 || nodeFrom.length !== n || linkFrom.length !== m) return null;
   const prev = Buffer.from(previous.buffer, previous.byteOffset, previous.byteLength);
   const view = new Uint8Array(previous.buffer, previous.byteOffset, previous.byteLength);
@@ -42,7 +89,7 @@ export function reuseGraphText(
   const prevLinks = lines - 2 - (linksOpen + 1);
   // The new text is assembled in one buffer: copied ranges and written strings, no part list to join.
   const out = new ByteSink(prev.length + (prev.length >> 4) + 4096);
-  out.text(headerText(doc));
+  out.text(src.header);
   out.text('"nodes":[\n');
   // A record's line holds its key first: checked at both ends of every copied run.
   const scratch = new ByteSink(1024);
@@ -85,7 +132,7 @@ export function reuseGraphText(
   };
   const patched = (k: number): boolean => newCommunity !== undefined && newCommunity[k] === 1;
   const section = (
-    count: number, prevCount: number, firstLine: number, from: Int32Array, key: (k: number) => string, record: (k: number) => object, boundary: string,
+    count: number, prevCount: number, firstLine: number, from: Int32Array, key: (k: number) => string, record: (k: number) => string, boundary: string,
     patch: (k: number) => boolean,
   ): boolean => {
     for (let k = 0; k < count;) {
@@ -93,14 +140,14 @@ export function reuseGraphText(
       if (f >= 0 && patch(k)) {
         if (f >= prevCount || !startsWith(firstLine + f, key(k))) return false;
         const at = communityAt(firstLine + f);
-        const community = (doc.nodes[k] as { community?: unknown }).community;
+        const community = src.community(k);
         if (at && Number.isInteger(community)) {
           let end = starts[firstLine + f + 1]! - 1;
           if (prev[end - 1] === 0x2c) end--;
           out.bytes(view, starts[firstLine + f]!, at[0]);
           out.text(String(community));
           out.bytes(view, at[1], end);
-        } else out.text(JSON.stringify(record(k)));
+        } else out.text(record(k));
         out.text(k < count - 1 ? ',\n' : '\n');
         k++;
         continue;
@@ -109,9 +156,10 @@ export function reuseGraphText(
         // A run of new records: one stringify, split into lines the way stringifyGraph does.
         let e = k;
         while (e + 1 < count && from[e + 1]! < 0) e++;
-        const batch: object[] = [];
+        // (JSON.stringify of the array, which stringifyGraph splits, is the records joined by commas)
+        const batch: string[] = [];
         for (let r = k; r <= e; r++) batch.push(record(r));
-        out.text(JSON.stringify(batch).slice(1, -1).replaceAll(`},${boundary}`, `},\n${boundary}`));
+        out.text(batch.join(',').replaceAll(`},${boundary}`, `},\n${boundary}`));
         out.text(e < count - 1 ? ',\n' : '\n');
         k = e + 1;
         continue;
@@ -126,15 +174,10 @@ export function reuseGraphText(
     }
     return true;
   };
-  const nodeKey = (i: number): string => `{"id":${JSON.stringify(doc.nodes[i]!.id)},`;
-  const linkKey = (j: number): string => {
-    const l = doc.links[j]!;
-    return `{"source":${JSON.stringify(l.source)},"target":${JSON.stringify(l.target)},"relation":${JSON.stringify(l.relation)},`;
-  };
-  if (!section(n, prevNodes, 3, nodeFrom, nodeKey, (i) => ordered(doc.nodes[i]!, NODE_KEYS), '{"id":', patched)) return null;
+  if (!section(n, prevNodes, 3, nodeFrom, (i) => src.nodeKey(i), (i) => src.nodeJson(i), '{"id":', patched)) return null;
   out.text('],\n"links":[\n');
-  if (!section(m, prevLinks, linksOpen + 1, linkFrom, linkKey, (j) => ordered(doc.links[j]!, LINK_KEYS), '{"source":', () => false)) return null;
-  out.text(`],\n"hyperedges":${canonicalJson(doc.hyperedges ?? [])}}\n`);
+  if (!section(m, prevLinks, linksOpen + 1, linkFrom, (j) => src.linkKey(j), (j) => src.linkJson(j), '{"source":', () => false)) return null;
+  out.text(`],\n"hyperedges":${src.hyperedges}}\n`);
   return out.result();
 }
 

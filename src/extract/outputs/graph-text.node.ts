@@ -1,0 +1,172 @@
+import { rename, rm } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import type { GraphDocument } from '../../graph/model.ts';
+import type { StagedWrite } from '../repo-files.node.ts';
+import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './graph-json.ts';
+import { linkKeyText, type GraphTextSource } from './graph-json-reuse.node.ts';
+
+/**
+ * graph.json of an update, assembled and written on a worker thread while this thread encodes
+ * graph.cbor and renders the report (`update --watch`, where every update rewrites a 50 MB file).
+ * The worker gets no document: only the texts {@link reuseGraphTextOf} reads of it (node ids,
+ * community numbers, the JSON of new records, the keys of copied runs' end links), so the hand-over
+ * is cheap; the previous graph.json bytes are moved to it, not copied.
+ */
+
+/** What the worker needs: the previous text (transferred), the plan, and the new records' texts. */
+export interface GraphTextJob {
+  id: number;
+  /** Temp file the worker writes the text to (renamed into place by the caller). */
+  tmp: string;
+  previous: Uint8Array;
+  nodeFrom: Int32Array;
+  linkFrom: Int32Array;
+  newCommunity: Uint8Array;
+  header: string;
+  hyperedges: string;
+  ids: string[];
+  community: Int32Array;
+  /** 1 where `community` holds the node's community (an int32); else its JSON is in nodeJson when needed. */
+  hasCommunity: Uint8Array;
+  nodeJson: Map<number, string>;
+  linkKeys: Map<number, string>;
+  linkJson: Map<number, string>;
+  linkCount: number;
+}
+
+/** The job's view as a {@link GraphTextSource} (in the worker). */
+export function jobSource(job: GraphTextJob): GraphTextSource {
+  const missing = '\u0000'; // matches no line: a text the plan did not foresee fails the reuse
+  return {
+    header: job.header,
+    hyperedges: job.hyperedges,
+    nodeCount: job.ids.length,
+    linkCount: job.linkCount,
+    nodeKey: (i) => `{"id":${JSON.stringify(job.ids[i])},`,
+    linkKey: (j) => job.linkKeys.get(j) ?? missing,
+    nodeJson: (i) => job.nodeJson.get(i) ?? missing,
+    linkJson: (j) => job.linkJson.get(j) ?? missing,
+    community: (i) => (job.hasCommunity[i] ? job.community[i] : undefined),
+  };
+}
+
+/** The job for `doc` (the reuse plan as the pipeline computed it). */
+export function graphTextJob(
+  doc: GraphDocument, previous: Uint8Array, tmp: string, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity: Uint8Array,
+): Omit<GraphTextJob, 'id'> {
+  const n = doc.nodes.length;
+  const m = doc.links.length;
+  const ids: string[] = new Array(n);
+  const community = new Int32Array(n);
+  const hasCommunity = new Uint8Array(n);
+  const nodeJson = new Map<number, string>();
+  for (let i = 0; i < n; i++) {
+    const node = doc.nodes[i]!;
+    ids[i] = node.id;
+    const c = node.community;
+    if (typeof c === 'number' && (c | 0) === c) {
+      community[i] = c;
+      hasCommunity[i] = 1;
+    }
+    if (nodeFrom[i]! < 0 || (newCommunity[i] && !hasCommunity[i])) nodeJson.set(i, JSON.stringify(ordered(node, NODE_KEYS)));
+  }
+  // Links: the JSON of new ones, and the keys at both ends of every copied run (what the reuse checks).
+  const linkKeys = new Map<number, string>();
+  const linkJson = new Map<number, string>();
+  for (let j = 0; j < m; j++) {
+    const f = linkFrom[j]!;
+    if (f < 0) {
+      linkJson.set(j, JSON.stringify(ordered(doc.links[j]!, LINK_KEYS)));
+      continue;
+    }
+    const startsRun = j === 0 || linkFrom[j - 1]! < 0 || linkFrom[j - 1]! + 1 !== f;
+    const endsRun = j === m - 1 || linkFrom[j + 1] !== f + 1;
+    if (startsRun || endsRun) linkKeys.set(j, linkKeyText(doc.links[j]!));
+  }
+  return {
+    tmp, previous, nodeFrom, linkFrom, newCommunity, header: headerText(doc), hyperedges: canonicalJson(doc.hyperedges ?? []),
+    ids, community, hasCommunity, nodeJson, linkKeys, linkJson, linkCount: m,
+  };
+}
+
+/** The worker thread, started on first use and kept for the process (close() ends it). */
+export class GraphTextWorker {
+  private worker: Worker | null = null;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (bytes: Uint8Array | null) => void; reject: (err: Error) => void }>();
+  /** Texts the worker built (the rest fell back to this thread). */
+  rendered = 0;
+
+  /**
+   * Build and write the text (to `job.tmp`); resolves with its bytes, or null when the previous text
+   * cannot be reused (nothing written then). `job.previous` is moved to the worker: do not use it after.
+   */
+  render(job: Omit<GraphTextJob, 'id'>): Promise<Uint8Array | null> {
+    const worker = this.start();
+    const id = ++this.nextId;
+    worker.ref(); // a job keeps the process alive; an idle worker does not
+    return new Promise<Uint8Array | null>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...job, id }, [job.previous.buffer as ArrayBuffer]);
+    }).finally(() => {
+      if (!this.pending.size) this.worker?.unref();
+    });
+  }
+
+  /** The rename of a rendered temp file into place, as a {@link StagedWrite}. */
+  static staged(tmp: string, path: string): StagedWrite {
+    let settled = false;
+    return {
+      commit: async () => {
+        settled = true;
+        try {
+          await rename(tmp, path);
+        } catch (err) {
+          await rm(tmp, { force: true });
+          throw err;
+        }
+      },
+      abort: async () => {
+        if (settled) return;
+        settled = true;
+        await rm(tmp, { force: true });
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const fromSource = import.meta.url.endsWith('.ts');
+    const url = new URL(fromSource ? './graph-text-worker.node.ts' : './graph-text-worker.node.js', import.meta.url);
+    // Under tsx the worker registers tsx before importing its entry (see pool.node.ts).
+    const worker = fromSource
+      ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true })
+      : new Worker(url);
+    worker.unref();
+    worker.on('message', (msg: { id: number; bytes: Uint8Array | null; error?: string }) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.error) p.reject(new Error(msg.error));
+      else {
+        if (msg.bytes) this.rendered++;
+        p.resolve(msg.bytes);
+      }
+    });
+    const fail = (err: Error): void => {
+      this.worker = null;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', (err) => fail(new Error(`Cannot write graph.json: its worker thread failed: ${err.message}`)));
+    worker.on('exit', (code) => fail(new Error(`Cannot write graph.json: its worker thread exited with code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+}
