@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, write, writeFileSync } from 'node:fs';
+import { close, closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, write, writeFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -75,7 +75,7 @@ export function stageAtomic(path: string, data: Uint8Array): StagedWrite {
       settled = true;
       try {
         await written;
-        await rename(tmp, path);
+        await replaceFile(tmp, path);
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
@@ -103,5 +103,25 @@ async function writeInBackground(file: string, data: Uint8Array): Promise<void> 
     }
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Rename `tmp` over `path`. The replaced file stays open across the rename and is closed in the
+ * background: dropping the last reference to a 50 MB file frees its cached pages, which the rename
+ * would otherwise do while this thread waits.
+ */
+export async function replaceFile(tmp: string, path: string): Promise<void> {
+  let old: number | undefined;
+  try {
+    // (Windows does not rename over an open file.)
+    if (process.platform !== 'win32') old = openSync(path, 'r');
+  } catch {
+    // nothing to replace
+  }
+  try {
+    await rename(tmp, path);
+  } finally {
+    if (old !== undefined) close(old, () => {});
   }
 }

@@ -1,7 +1,7 @@
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { GraphDocument } from '../../graph/model.ts';
-import type { StagedWrite } from '../repo-files.node.ts';
+import { replaceFile, type StagedWrite } from '../repo-files.node.ts';
 import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './graph-json.ts';
 import { linkKeyText, type GraphTextSource } from './graph-json-reuse.node.ts';
 
@@ -120,7 +120,7 @@ export class GraphTextWorker {
       commit: async () => {
         settled = true;
         try {
-          await rename(tmp, path);
+          await replaceFile(tmp, path);
         } catch (err) {
           await rm(tmp, { force: true });
           throw err;
