@@ -55,6 +55,15 @@ function pickFile(repo: string, out: string): string {
   throw new Error(`Cannot bench update: no TypeScript file with a parameterless top-level function in ${repo}`);
 }
 
+/** Extract `repo` into `out`, then pick the file to edit (or take `file`) and read it. */
+function prepareEdits(repo: string, out: string, file?: string): { rel: string; abs: string; original: string; callee: string | undefined } {
+  run(['extract', repo, '--out', out]);
+  const rel = file ?? pickFile(repo, out);
+  const abs = join(repo, rel);
+  const original = readFileSync(abs, 'utf8');
+  return { rel, abs, original, callee: /^(?:export )?(?:async )?function (\w+)\(/m.exec(original)?.[1] };
+}
+
 function same(a: string, b: string): boolean {
   return readFileSync(a).equals(readFileSync(b));
 }
@@ -64,12 +73,8 @@ export async function runUpdateBench(repo: string, runs = 3, file?: string, veri
   const out = join(work, 'out');
   let restore: (() => void) | null = null;
   try {
-    run(['extract', repo, '--out', out]);
-    const rel = file ?? pickFile(repo, out);
-    const abs = join(repo, rel);
-    const original = readFileSync(abs, 'utf8');
+    const { rel, abs, original, callee } = prepareEdits(repo, out, file);
     restore = () => writeFileSync(abs, original);
-    const callee = /^(?:export )?(?:async )?function (\w+)\(/m.exec(original)?.[1];
     const results: UpdateRun[] = [];
     const measure = (edit: UpdateRun['edit'], text: string): void => {
       writeFileSync(abs, text);
@@ -112,12 +117,8 @@ export async function runWatchBench(repo: string, runs = 3, file?: string): Prom
   let restore: (() => void) | null = null;
   const child = spawn(process.execPath, [...cli(), 'update', repo, '--out', out, '--watch', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    run(['extract', repo, '--out', out]);
-    const rel = file ?? pickFile(repo, out);
-    const abs = join(repo, rel);
-    const original = readFileSync(abs, 'utf8');
+    const { rel, abs, original, callee } = prepareEdits(repo, out, file);
     restore = () => writeFileSync(abs, original);
-    const callee = /^(?:export )?(?:async )?function (\w+)\(/m.exec(original)?.[1];
     let buffer = '';
     const waiting: ((line: string) => void)[] = [];
     child.stdout.setEncoding('utf8');

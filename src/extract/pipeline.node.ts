@@ -24,10 +24,10 @@ import {
   writeFactsCache, writeFactsShards, type CacheEntry,
 } from './facts-cache.node.ts';
 import { inLinkKeyOrder, lineMap, positionFreeShape, shiftFilePositions } from './line-shift.ts';
-import { readHeadCommit, stageAtomic, writeAtomic, type StagedWrite } from './repo-files.node.ts';
+import { readHeadCommit, stageAtomic, stagedRename, writeAtomic, type StagedWrite } from './repo-files.node.ts';
 import { readKept, takeKept, type ResidentOutputs } from './resident.node.ts';
 import { lockOutDir } from './out-lock.node.ts';
-import { GraphTextWorker, graphTextJob } from './outputs/graph-text.node.ts';
+import { graphTextJob, type GraphTextWorker } from './outputs/graph-text.node.ts';
 
 export { readHeadCommit, writeAtomic } from './repo-files.node.ts';
 export { FACTS_DIR } from './facts-cache.node.ts';
@@ -788,7 +788,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     step('report');
     if (rendering) {
       graphBytes = await rendering;
-      if (graphBytes) jsonWrite = GraphTextWorker.staged(renderedTmp, outputs.graphJson);
+      if (graphBytes) jsonWrite = stagedRename(renderedTmp, outputs.graphJson);
       else jsonWrite = stageAtomic(outputs.graphJson, (graphBytes = Buffer.from(stringifyGraph(doc))));
       step('graph.json from its worker');
     }

@@ -67,7 +67,11 @@ export interface StagedWrite {
  */
 export function stageAtomic(path: string, data: Uint8Array): StagedWrite {
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  const written = writeInBackground(tmp, data);
+  return stagedRename(tmp, path, writeInBackground(tmp, data));
+}
+
+/** The {@link StagedWrite} of a temp file that is (being) written: `written` settles when it is. */
+export function stagedRename(tmp: string, path: string, written: Promise<void> = Promise.resolve()): StagedWrite {
   written.catch(() => {}); // reported by commit()
   let settled = false;
   return {

@@ -18,6 +18,18 @@ function rng(seed: number): () => number {
   };
 }
 
+/** graph.json (a readable diff on failure) and graph.cbor of an update equal those of a full extract. */
+function assertSameOutputs(updOut: string, fullOut: string, context: string): void {
+  const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
+  const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
+  if (a !== b) {
+    const la = a.split('\n');
+    const lb = b.split('\n');
+    assert.fail(`${context}: update differs from full extract\nonly in update: ${la.filter((l) => !lb.includes(l)).slice(0, 5).join('\n')}\nonly in full: ${lb.filter((l) => !la.includes(l)).slice(0, 5).join('\n')}`);
+  }
+  assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `${context}: graph.cbor differs`);
+}
+
 function sourceFiles(root: string, rel = ''): string[] {
   const out: string[] = [];
   for (const name of readdirSync(join(root, rel)).sort()) {
@@ -122,16 +134,7 @@ async function randomEdits(resident: ResidentOutputs | undefined, graphText?: Gr
       const full = await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
       assert.equal(upd.mode, 'update');
       assert.ok(upd.parsed < full.parsed, `round ${round}: update re-parsed ${upd.parsed} of ${full.parsed} files`);
-      const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
-      const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
-      if (a !== b) {
-        const la = a.split('\n');
-        const lb = b.split('\n');
-        const onlyA = la.filter((l) => !lb.includes(l)).slice(0, 5);
-        const onlyB = lb.filter((l) => !la.includes(l)).slice(0, 5);
-        assert.fail(`round ${round} after [${changes.join('; ')}]: update differs from full extract\nonly in update: ${onlyA.join('\n')}\nonly in full: ${onlyB.join('\n')}`);
-      }
-      assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `round ${round}: graph.cbor differs`);
+      assertSameOutputs(updOut, fullOut, `round ${round} after [${changes.join('; ')}]`);
       assert.ok(!existsSync(join(fullOut, 'graph.json.tmp')), 'no temp files left behind');
     }
     // Position-only edits (blank lines at random places of random files): the update may move
@@ -152,14 +155,7 @@ async function randomEdits(resident: ResidentOutputs | undefined, graphText?: Gr
       if (upd.linkMode === 'positions') positions++;
       const fullOut = join(fx.dir, `out-full-${round}`);
       await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
-      const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
-      const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
-      if (a !== b) {
-        const la = a.split('\n');
-        const lb = b.split('\n');
-        assert.fail(`round ${round} after [${changes.join('; ')}] (${upd.linkMode}): update differs from full extract\nonly in update: ${la.filter((l) => !lb.includes(l)).slice(0, 5).join('\n')}\nonly in full: ${lb.filter((l) => !la.includes(l)).slice(0, 5).join('\n')}`);
-      }
-      assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `round ${round}: graph.cbor differs`);
+      assertSameOutputs(updOut, fullOut, `round ${round} after [${changes.join('; ')}] (${upd.linkMode})`);
     }
     assert.ok(positions > 0, 'at least one blank-line round took the positions-only path');
     if (resident) assert.ok(resident.counts.kept > 10, `updates read their previous outputs from memory: ${JSON.stringify(resident.counts)}`);
@@ -271,14 +267,7 @@ async function contentEdits(resident: ResidentOutputs | undefined): Promise<void
       if (upd.linkMode === 'incremental') assert.ok(upd.relinked < first.files, `round ${round}: relinked ${upd.relinked} files`);
       const fullOut = join(fx.dir, `out-full-c${round}`);
       await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
-      const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
-      const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
-      if (a !== b) {
-        const la = a.split('\n');
-        const lb = b.split('\n');
-        assert.fail(`round ${round} after [${changes.join('; ')}] (${upd.linkMode}): update differs from full extract\nonly in update: ${la.filter((l) => !lb.includes(l)).slice(0, 5).join('\n')}\nonly in full: ${lb.filter((l) => !la.includes(l)).slice(0, 5).join('\n')}`);
-      }
-      assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `round ${round}: graph.cbor differs`);
+      assertSameOutputs(updOut, fullOut, `round ${round} after [${changes.join('; ')}] (${upd.linkMode})`);
       assert.equal(readFileSync(join(updOut, 'GRAPH_REPORT.md'), 'utf8'), readFileSync(join(fullOut, 'GRAPH_REPORT.md'), 'utf8'), `round ${round}: report differs`);
       rmSync(fullOut, { recursive: true });
     }

@@ -1,7 +1,5 @@
-import { rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { GraphDocument } from '../../graph/model.ts';
-import { replaceFile, type StagedWrite } from '../repo-files.node.ts';
 import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './graph-json.ts';
 import { linkKeyText, type GraphTextSource } from './graph-json-reuse.node.ts';
 
@@ -111,27 +109,6 @@ export class GraphTextWorker {
     }).finally(() => {
       if (!this.pending.size) this.worker?.unref();
     });
-  }
-
-  /** The rename of a rendered temp file into place, as a {@link StagedWrite}. */
-  static staged(tmp: string, path: string): StagedWrite {
-    let settled = false;
-    return {
-      commit: async () => {
-        settled = true;
-        try {
-          await replaceFile(tmp, path);
-        } catch (err) {
-          await rm(tmp, { force: true });
-          throw err;
-        }
-      },
-      abort: async () => {
-        if (settled) return;
-        settled = true;
-        await rm(tmp, { force: true });
-      },
-    };
   }
 
   async close(): Promise<void> {
