@@ -377,7 +377,29 @@ function relinkChanged(input: {
     facts: input.facts, context: input.context, deps, before,
     previous: { links: doc.links, hazards: doc.graph.hazards ?? [], unresolvedCalls: doc.graph.unresolved_calls ?? {} },
   });
-  return result ? { ...result, previousNodes: doc.nodes } : noRelink('linked files differ');
+  // (Object.assign keeps the result's lazily built `nodes` lazy; a spread would build them.)
+  return result ? Object.assign(result, { previousNodes: doc.nodes }) : noRelink('linked files differ');
+}
+
+/**
+ * An incremental update's nodes: a node depends only on its own file's facts (package nodes on the
+ * files of their package), so the previous graph's nodes of unchanged files are kept as they are
+ * (encodeGraph reads fields in a fixed order: same bytes) and only the changed files' and the package
+ * nodes are built; both lists are in id order and are merged. Equal ids in both lists would need the
+ * full build's tie order: then every node is built.
+ */
+function keptNodes(incremental: RelinkResult & { previousNodes: GraphNode[] }, changedFiles: ReadonlySet<string>): GraphNode[] {
+  const fresh = incremental.nodesOf((f) => changedFiles.has(f.path)).map((n) => definedCopy(n));
+  const kept = incremental.previousNodes.filter((n) => n.kind !== 'package' && !changedFiles.has(n.source_file));
+  const out: GraphNode[] = new Array(fresh.length + kept.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < out.length; k++) {
+    if (j >= kept.length || (i < fresh.length && fresh[i]!.id < kept[j]!.id)) out[k] = fresh[i++]!;
+    else if (i < fresh.length && fresh[i]!.id === kept[j]!.id) return incremental.nodes.map((n) => definedCopy(n));
+    else out[k] = kept[j++]!;
+  }
+  return out;
 }
 
 /** The previous run's graph (graph.cbor) for the caller to change: a resident process hands over the one it wrote. */
@@ -667,7 +689,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
       directed: true,
       multigraph: true,
       graph: meta,
-      nodes: linked.nodes.map((n: GraphNode) => definedCopy(n)),
+      nodes: incremental ? keptNodes(incremental, new Set(changedPaths)) : linked.nodes.map((n: GraphNode) => definedCopy(n)),
       // Relinked links come merged in canonical order: the previous graph's objects and fresh ones.
       links: incremental ? linked.links : linked.links.map((l: GraphLink) => definedCopy(l)),
       hyperedges: [],

@@ -316,9 +316,11 @@ function columnize(
       kinds.set(key, seen === undefined || seen === kind ? kind : 'x');
     }
   }
+  // Columns in key order, and within a row values taken column by column: the bytes do not depend on
+  // the order of the rows' keys.
   const columns: ExtraColumn[] = [];
   const byKey = new Map<string, ExtraColumn>();
-  for (const [key, kind] of kinds) {
+  for (const [key, kind] of [...kinds].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     if (kind === 'x') continue;
     const col: ExtraColumn = kind === 's' ? { key, kind, values: new Uint32Array(count).fill(NONE) }
       : kind === 'b' ? { key, kind, values: new Uint8Array(count) }
@@ -326,24 +328,31 @@ function columnize(
     columns.push(col);
     byKey.set(key, col);
   }
-  if (!columns.length) return { columns, rest: rows };
+  if (!columns.length) return { columns, rest: rows.map(([row, record]) => [row, sortedRest(record, byKey)]) };
   const rest: [number, Record<string, unknown>][] = [];
   for (const [row, record] of rows) {
-    let left: Record<string, unknown> | null = null;
-    for (const key of Object.keys(record)) {
-      const col = byKey.get(key);
-      const v = record[key];
-      if (!col) (left ??= {})[key] = v;
-      else if (col.kind === 's') col.values[row] = strings.add(v as string);
+    let count = 0;
+    for (const col of columns) {
+      if (!Object.hasOwn(record, col.key)) continue;
+      count++;
+      const v = record[col.key];
+      if (col.kind === 's') col.values[row] = strings.add(v as string);
       else if (col.kind === 'b') col.values[row] = v ? 2 : 1;
       else {
         col.values[row] = v as number;
         col.has![row] = 1;
       }
     }
-    if (left) rest.push([row, left]);
+    if (count < Object.keys(record).length) rest.push([row, sortedRest(record, byKey)]);
   }
   return { columns, rest };
+}
+
+/** The keys of `record` that have no column, in key order. */
+function sortedRest(record: Record<string, unknown>, byKey: ReadonlyMap<string, ExtraColumn>): Record<string, unknown> {
+  const left: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) if (!byKey.has(key)) left[key] = record[key];
+  return left;
 }
 
 function applyColumns(rows: Record<string, unknown>[], columns: ExtraColumn[], strings: string[]): void {
@@ -389,61 +398,92 @@ export function encodeGraph(doc: GraphDocument, endpoints?: { src: Uint32Array; 
   }
   for (let i = 0; i < n; i++) {
     const node = nodes[i]! as Record<string, unknown>;
-    let extras: Record<string, unknown> | null = null;
-    // One pass over the node's own keys: modelled fields with the modelled type go to columns.
-    for (const key in node) {
-      const v = node[key];
-      let stored = true;
-      switch (key) {
-        case 'id':
-          if (typeof v === 'string') {
-            col.id[i] = strings.add(v);
-            if (!endpoints && !indexOfNode.has(v)) indexOfNode.set(v, i);
-          } else stored = false;
-          break;
-        case 'label': if (typeof v === 'string') col.label[i] = strings.add(v); else stored = false; break;
-        case 'file_type': if (typeof v === 'string') col.fileType[i] = strings.repeated(v, last.fileType); else stored = false; break;
-        case 'source_file': if (typeof v === 'string') col.sourceFile[i] = strings.repeated(v, last.sourceFile); else stored = false; break;
-        case 'source_location': if (typeof v === 'string') col.sourceLocation[i] = strings.location(v); else stored = false; break;
-        case 'kind': if (typeof v === 'string') col.kind[i] = strings.repeated(v, last.kind); else stored = false; break;
-        case 'visibility': if (typeof v === 'string') col.visibility[i] = strings.repeated(v, last.visibility); else stored = false; break;
-        case 'language': if (typeof v === 'string') col.language[i] = strings.repeated(v, last.language); else stored = false; break;
-        case 'doc': if (typeof v === 'string') col.doc[i] = strings.add(v); else stored = false; break;
-        case 'community':
-          if (isInt32(v)) {
-            col.community[i] = v;
-            col.hasCommunity[i] = 1;
-          } else stored = false;
-          break;
-        case 'is_test': if (typeof v === 'boolean') col.isTest[i] = v ? 2 : 1; else stored = false; break;
-        case 'span':
-          if (spanFits(v)) {
-            const b = 4 * i;
-            col.span[b] = v.start_line;
-            col.span[b + 1] = v.start_col;
-            col.span[b + 2] = v.end_line;
-            col.span[b + 3] = v.end_col;
-            col.hasSpan[i] = 1;
-          } else stored = false;
-          break;
-        case 'signature':
-          if (signatureFits(v)) {
-            col.sigRaw[i] = strings.add(v.raw);
-            col.sigReturns[i] = strings.opt(v.returns);
-            for (const p of v.params) {
-              paramName.push(strings.add(p.name));
-              paramType.push(strings.opt(p.type));
-              paramOptional.push(p.optional === undefined ? 0 : p.optional ? 2 : 1);
-              paramDefault.push(strings.opt(p.default));
-            }
-          } else stored = false;
-          break;
-        default:
-          stored = false;
+    // Modelled fields in one fixed order, so the string table (first use) does not depend on the order
+    // of a node's keys: a node decoded from graph.cbor and the same node freshly linked encode alike.
+    const id = node.id;
+    const idOk = typeof id === 'string';
+    if (idOk) {
+      col.id[i] = strings.add(id);
+      if (!endpoints && !indexOfNode.has(id)) indexOfNode.set(id, i);
+    }
+    const label = node.label;
+    const labelOk = typeof label === 'string';
+    if (labelOk) col.label[i] = strings.add(label);
+    const fileType = node.file_type;
+    const fileTypeOk = typeof fileType === 'string';
+    if (fileTypeOk) col.fileType[i] = strings.repeated(fileType, last.fileType);
+    const sourceFile = node.source_file;
+    const sourceFileOk = typeof sourceFile === 'string';
+    if (sourceFileOk) col.sourceFile[i] = strings.repeated(sourceFile, last.sourceFile);
+    const location = node.source_location;
+    const locationOk = typeof location === 'string';
+    if (locationOk) col.sourceLocation[i] = strings.location(location);
+    const kind = node.kind;
+    const kindOk = typeof kind === 'string';
+    if (kindOk) col.kind[i] = strings.repeated(kind, last.kind);
+    const visibility = node.visibility;
+    const visibilityOk = typeof visibility === 'string';
+    if (visibilityOk) col.visibility[i] = strings.repeated(visibility, last.visibility);
+    const language = node.language;
+    const languageOk = typeof language === 'string';
+    if (languageOk) col.language[i] = strings.repeated(language, last.language);
+    const docText = node.doc;
+    const docOk = typeof docText === 'string';
+    if (docOk) col.doc[i] = strings.add(docText);
+    const community = node.community;
+    const communityOk = isInt32(community);
+    if (communityOk) {
+      col.community[i] = community;
+      col.hasCommunity[i] = 1;
+    }
+    const isTest = node.is_test;
+    const isTestOk = typeof isTest === 'boolean';
+    if (isTestOk) col.isTest[i] = isTest ? 2 : 1;
+    const span = node.span;
+    const spanOk = spanFits(span);
+    if (spanOk) {
+      const b = 4 * i;
+      col.span[b] = span.start_line;
+      col.span[b + 1] = span.start_col;
+      col.span[b + 2] = span.end_line;
+      col.span[b + 3] = span.end_col;
+      col.hasSpan[i] = 1;
+    }
+    const sig = node.signature;
+    const sigOk = signatureFits(sig);
+    if (sigOk) {
+      col.sigRaw[i] = strings.add(sig.raw);
+      col.sigReturns[i] = strings.opt(sig.returns);
+      for (const p of sig.params) {
+        paramName.push(strings.add(p.name));
+        paramType.push(strings.opt(p.type));
+        paramOptional.push(p.optional === undefined ? 0 : p.optional ? 2 : 1);
+        paramDefault.push(strings.opt(p.default));
       }
-      if (!stored) (extras ??= {})[key] = v;
     }
     col.paramOffsets[i + 1] = paramName.length;
+    // Every other key (and a modelled one of another type) travels as an extra.
+    let extras: Record<string, unknown> | null = null;
+    for (const key in node) {
+      let stored: boolean;
+      switch (key) {
+        case 'id': stored = idOk; break;
+        case 'label': stored = labelOk; break;
+        case 'file_type': stored = fileTypeOk; break;
+        case 'source_file': stored = sourceFileOk; break;
+        case 'source_location': stored = locationOk; break;
+        case 'kind': stored = kindOk; break;
+        case 'visibility': stored = visibilityOk; break;
+        case 'language': stored = languageOk; break;
+        case 'doc': stored = docOk; break;
+        case 'community': stored = communityOk; break;
+        case 'is_test': stored = isTestOk; break;
+        case 'span': stored = spanOk; break;
+        case 'signature': stored = sigOk; break;
+        default: stored = !Object.hasOwn(node, key);
+      }
+      if (!stored) (extras ??= {})[key] = node[key];
+    }
     if (extras) nodeExtras.push([i, extras]);
   }
 

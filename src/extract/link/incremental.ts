@@ -10,7 +10,7 @@
  * parameter-type guess it read changed. The result equals a full link of the new facts.
  * Browser-safe.
  */
-import type { GraphLink, HazardSite } from '../../graph/model.ts';
+import type { GraphLink, GraphNode, HazardSite } from '../../graph/model.ts';
 import type { FileFacts } from '../facts.ts';
 import type { ProjectContext } from '../project-context.ts';
 import { dirOf } from '../project-context.ts';
@@ -57,6 +57,8 @@ export interface RelinkResult extends LinkResult {
   sorted: true;
   /** Per link: its index in `previous.links` when taken from there (then identical), else -1. */
   linkFrom: Int32Array;
+  /** The nodes of the files `only` accepts, and every package node, in id order. */
+  nodesOf(only: (f: FileFacts) => boolean): GraphNode[];
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -151,7 +153,13 @@ export function relink(input: IncrementalInput): RelinkResult | null {
     links.push((last = l));
     from.push(j);
   }
+  let nodes: GraphNode[] | undefined;
   return {
-    nodes: linker.nodes(), links, hazards, unresolvedCalls, deps: out, relinked: redoPaths.size, sorted: true, linkFrom: Int32Array.from(from),
+    // Built on first read: an update that keeps the previous graph's nodes asks only for some (nodesOf).
+    get nodes() {
+      return (nodes ??= linker.nodes());
+    },
+    nodesOf: (only) => linker.nodes(only),
+    links, hazards, unresolvedCalls, deps: out, relinked: redoPaths.size, sorted: true, linkFrom: Int32Array.from(from),
   };
 }

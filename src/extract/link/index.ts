@@ -118,7 +118,8 @@ export class Linker {
   }
 
   /** Every node: package nodes (Go folders, Java packages), files and symbols, sorted by id. */
-  nodes(): GraphNode[] {
+  /** Nodes in id order: packages, and each file's file node and symbols (only files `only` accepts, if given). */
+  nodes(only?: (f: FileFacts) => boolean): GraphNode[] {
     const nodes: GraphNode[] = [];
     const packageNodes = new Map<string, GraphNode>();
     for (const f of this.files) {
@@ -130,6 +131,7 @@ export class Linker {
     nodes.push(...packageNodes.values());
     const byId = (a: GraphNode, b: GraphNode): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     for (const f of this.files) {
+      if (only && !only(f)) continue;
       const first = nodes.length;
       nodes.push({
         id: f.fileId, label: basename(f.path), file_type: 'code', source_file: f.path, source_location: 'L1',
