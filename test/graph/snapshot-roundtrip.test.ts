@@ -40,3 +40,27 @@ test('graph.cbor round trip: links whose site file or location is any string, or
     { numRuns: 300 },
   );
 });
+
+test('graph.cbor bytes do not depend on the order of a node\'s keys (an update mixes decoded and freshly linked nodes)', () => {
+  const base = {
+    id: 'src/a.ts#f', label: 'f', file_type: 'code', source_file: 'src/a.ts', source_location: 'L3', kind: 'function', language: 'typescript',
+    visibility: 'public', span: { start_line: 3, start_col: 0, end_line: 5, end_col: 1 }, signature: { params: [{ name: 'x', type: 'number' }], returns: 'void', raw: 'function f(x: number): void' },
+    doc: 'Does f.', community: 2, name: 'f', exported: true, lines: 9, zeta: 'z', alpha: { nested: 1 },
+  } as Record<string, unknown>;
+  const keys = Object.keys(base);
+  fc.assert(
+    fc.property(fc.array(fc.nat(), { minLength: keys.length, maxLength: keys.length }), fc.array(fc.nat(), { minLength: keys.length, maxLength: keys.length }), (r1, r2) => {
+      const shuffled = (r: number[]): Record<string, unknown> => {
+        const order = keys.map((k, i) => [k, r[i]!] as const).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
+        return Object.fromEntries(order.map(([k]) => [k, base[k]]));
+      };
+      const docOf = (first: Record<string, unknown>): GraphDocument => ({
+        directed: true, multigraph: true, graph: {}, hyperedges: [], built_at_commit: null,
+        nodes: [first as unknown as GraphNode, { id: 'src/a.ts', label: 'a.ts', kind: 'file', lines: 9, source_file: 'src/a.ts' } as GraphNode],
+        links: [{ source: 'src/a.ts', target: 'src/a.ts#f', relation: 'contains', confidence: 'EXTRACTED', confidence_score: 1, source_file: 'src/a.ts', source_location: 'L3' } as GraphLink],
+      });
+      assert.ok(Buffer.from(encodeGraph(docOf(shuffled(r1)))).equals(Buffer.from(encodeGraph(docOf(shuffled(r2))))));
+    }),
+    { numRuns: 100 },
+  );
+});
