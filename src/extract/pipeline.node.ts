@@ -429,9 +429,10 @@ function sortedRecord<V>(record: Record<string, V>): Record<string, V> {
 export async function runExtract(options: ExtractOptions): Promise<ExtractSummary> {
   // One writer per output folder at a time (update --watch, a one-shot update and the server's
   // catch-up may meet there).
-  const lock = await lockOutDir(resolve(options.outDir ?? join(resolve(options.root), OUTPUT_DIR_NAME)));
+  const outDir = resolve(options.outDir ?? join(resolve(options.root), OUTPUT_DIR_NAME));
+  const lock = await lockOutDir(outDir);
   try {
-    return await extractOnce(options);
+    return await extractOnce({ ...options, outDir });
   } catch (err) {
     // Outputs may be half-way between two runs: the next run reads them from disk again.
     options.resident?.clear();

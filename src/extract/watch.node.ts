@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { runExtract, type ExtractOptions, type ExtractSummary } from './pipeline.node.ts';
+import { OUTPUT_DIR_NAME, runExtract, type ExtractOptions, type ExtractSummary } from './pipeline.node.ts';
 import { ResidentOutputs } from './resident.node.ts';
 import { GraphTextWorker } from './outputs/graph-text.node.ts';
 
@@ -38,7 +38,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
   const resident = new ResidentOutputs();
   const graphText = new GraphTextWorker();
   const root = extract.root;
-  const outDir = extract.outDir ?? join(root, 'synaptic-out');
+  const outDir = extract.outDir ?? join(root, OUTPUT_DIR_NAME);
   const outRel = relative(root, outDir);
   const ownOutput = (rel: string): boolean => !outRel.startsWith('..') && (rel === outRel || rel.startsWith(outRel + sep));
   let closed = false;

@@ -396,6 +396,12 @@ export function encodeGraph(doc: GraphDocument, endpoints?: { src: Uint32Array; 
   for (const c of [col.id, col.label, col.fileType, col.sourceFile, col.sourceLocation, col.kind, col.visibility, col.language, col.doc, col.sigRaw, col.sigReturns]) {
     c.fill(NONE);
   }
+  /** A string field into its column (through the column's repeat cache, if any); false if not a string. */
+  const put = (v: unknown, column: Uint32Array, i: number, repeat?: LastString): boolean => {
+    if (typeof v !== 'string') return false;
+    column[i] = repeat ? strings.repeated(v, repeat) : strings.add(v);
+    return true;
+  };
   for (let i = 0; i < n; i++) {
     const node = nodes[i]! as Record<string, unknown>;
     // Modelled fields in one fixed order, so the string table (first use) does not depend on the order
@@ -406,30 +412,16 @@ export function encodeGraph(doc: GraphDocument, endpoints?: { src: Uint32Array; 
       col.id[i] = strings.add(id);
       if (!endpoints && !indexOfNode.has(id)) indexOfNode.set(id, i);
     }
-    const label = node.label;
-    const labelOk = typeof label === 'string';
-    if (labelOk) col.label[i] = strings.add(label);
-    const fileType = node.file_type;
-    const fileTypeOk = typeof fileType === 'string';
-    if (fileTypeOk) col.fileType[i] = strings.repeated(fileType, last.fileType);
-    const sourceFile = node.source_file;
-    const sourceFileOk = typeof sourceFile === 'string';
-    if (sourceFileOk) col.sourceFile[i] = strings.repeated(sourceFile, last.sourceFile);
+    const labelOk = put(node.label, col.label, i);
+    const fileTypeOk = put(node.file_type, col.fileType, i, last.fileType);
+    const sourceFileOk = put(node.source_file, col.sourceFile, i, last.sourceFile);
     const location = node.source_location;
     const locationOk = typeof location === 'string';
     if (locationOk) col.sourceLocation[i] = strings.location(location);
-    const kind = node.kind;
-    const kindOk = typeof kind === 'string';
-    if (kindOk) col.kind[i] = strings.repeated(kind, last.kind);
-    const visibility = node.visibility;
-    const visibilityOk = typeof visibility === 'string';
-    if (visibilityOk) col.visibility[i] = strings.repeated(visibility, last.visibility);
-    const language = node.language;
-    const languageOk = typeof language === 'string';
-    if (languageOk) col.language[i] = strings.repeated(language, last.language);
-    const docText = node.doc;
-    const docOk = typeof docText === 'string';
-    if (docOk) col.doc[i] = strings.add(docText);
+    const kindOk = put(node.kind, col.kind, i, last.kind);
+    const visibilityOk = put(node.visibility, col.visibility, i, last.visibility);
+    const languageOk = put(node.language, col.language, i, last.language);
+    const docOk = put(node.doc, col.doc, i);
     const community = node.community;
     const communityOk = isInt32(community);
     if (communityOk) {

@@ -3,7 +3,8 @@
  * with the hygiene files re-created (a clean checkout lacks them: git ignores node_modules/, dist/,
  * .env and the fixture's own ignored files), so every run sees the same tree.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,4 +46,16 @@ export function copyFixture(prefix = 'synaptic-fixture-'): { dir: string; cleanu
   };
   touch(dir);
   return { dir, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** graph.json (with the differing lines on failure) and graph.cbor of `updOut` equal those of `fullOut`. */
+export function assertSameOutputs(updOut: string, fullOut: string, context: string): void {
+  const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
+  const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
+  if (a !== b) {
+    const la = a.split('\n');
+    const lb = b.split('\n');
+    assert.fail(`${context}: update differs from full extract\nonly in update: ${la.filter((l) => !lb.includes(l)).slice(0, 5).join('\n')}\nonly in full: ${lb.filter((l) => !la.includes(l)).slice(0, 5).join('\n')}`);
+  }
+  assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `${context}: graph.cbor differs`);
 }

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { runExtract } from '../../src/extract/pipeline.node.ts';
 import { ResidentOutputs } from '../../src/extract/resident.node.ts';
 import { GraphTextWorker } from '../../src/extract/outputs/graph-text.node.ts';
-import { copyFixture } from './pipeline-fixture.ts';
+import { assertSameOutputs, copyFixture } from './pipeline-fixture.ts';
 
 /** mulberry32: a seeded PRNG so a failure replays. */
 function rng(seed: number): () => number {
@@ -16,18 +16,6 @@ function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** graph.json (a readable diff on failure) and graph.cbor of an update equal those of a full extract. */
-function assertSameOutputs(updOut: string, fullOut: string, context: string): void {
-  const a = readFileSync(join(updOut, 'graph.json'), 'utf8');
-  const b = readFileSync(join(fullOut, 'graph.json'), 'utf8');
-  if (a !== b) {
-    const la = a.split('\n');
-    const lb = b.split('\n');
-    assert.fail(`${context}: update differs from full extract\nonly in update: ${la.filter((l) => !lb.includes(l)).slice(0, 5).join('\n')}\nonly in full: ${lb.filter((l) => !la.includes(l)).slice(0, 5).join('\n')}`);
-  }
-  assert.ok(readFileSync(join(updOut, 'graph.cbor')).equals(readFileSync(join(fullOut, 'graph.cbor'))), `${context}: graph.cbor differs`);
 }
 
 function sourceFiles(root: string, rel = ''): string[] {
