@@ -8,7 +8,8 @@ import { Core } from '../core/index.ts';
 import { decodeGraph, encodeGraph } from '../graph/snapshot.ts';
 import { MANIFEST_VERSION, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
 import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
-import { FACTS_VERSION, type FileFacts } from './facts.ts';
+import type { FileFacts } from './facts.ts';
+import { extractorVersion, OUTPUT_DIR_NAME } from './identity.node.ts';
 import { CONTEXT_FILE_NAMES, buildProjectContext } from './project-context.ts';
 import { linkGraph, type LinkDeps } from './link/index.ts';
 import { relink, type RelinkResult } from './link/incremental.ts';
@@ -45,7 +46,7 @@ export { FACTS_DIR } from './facts-cache.node.ts';
  * everything. The output equals a full extraction of the same tree.
  */
 
-export const OUTPUT_DIR_NAME = 'synaptic-out';
+export { OUTPUT_DIR_NAME, extractorVersion } from './identity.node.ts';
 
 export interface ExtractOptions {
   /** Repository root. */
@@ -125,25 +126,11 @@ export interface ExtractSummary {
   peakRssMb: number;
   /** CPU milliseconds of the whole process since it started (startup and module loading included). */
   processCpuMs: number;
+  /** Set when a running `update --watch` did this update for a one-shot `synaptic update`: its pid. */
+  watcherPid?: number;
   outputs: { graphJson: string; graphCbor: string; manifest: string; report: string; factsCache: string };
 }
 
-/** Extractor version: package version + facts version (a change invalidates cached facts). */
-export function extractorVersion(): string {
-  let version = '0.0.0';
-  for (const rel of ['../../package.json', '../../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'synaptic' && pkg.version) {
-        version = pkg.version;
-        break;
-      }
-    } catch {
-      // try the next candidate
-    }
-  }
-  return `synaptic-${version}+facts${FACTS_VERSION}`;
-}
 
 let coreOnce: Promise<{ core: CommunityCore | null; engine: string | null }> | null = null;
 

@@ -27,6 +27,11 @@ export interface WatchOptions {
 }
 
 export interface WatchHandle {
+  /**
+   * Update now (for a one-shot `synaptic update` handed to this watcher): resolves with the summary
+   * of an update that started after the call, so it saw every edit made before it.
+   */
+  updateNow(): Promise<ExtractSummary>;
   /** Stop watching; resolves when the update in progress (if any) is done. */
   close(): Promise<void>;
 }
@@ -46,6 +51,8 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
   let again = false;
   let trigger: string | null = null;
   let timer: NodeJS.Timeout | undefined;
+  /** Callers of updateNow() waiting for the next run to start (a run already walking may miss their edit). */
+  let waiting: { resolve: (s: ExtractSummary) => void; reject: (err: unknown) => void }[] = [];
 
   const update = (): Promise<void> => {
     if (running) {
@@ -57,13 +64,18 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
         again = false;
         const cause = trigger;
         trigger = null;
+        const served = waiting;
+        waiting = [];
         try {
           const summary = await runExtract({ ...extract, incremental: true, resident, graphText });
-          if (summary.linkMode !== 'reused' || summary.parsed > 0) options.onUpdate(summary, cause);
+          if (summary.linkMode !== 'reused' || summary.parsed > 0) options.onUpdate(summary, cause ?? (served.length ? 'update request' : null));
+          for (const w of served) w.resolve(summary);
         } catch (err) {
           options.onError(err);
+          for (const w of served) w.reject(err);
         }
-      } while (again && !closed);
+      } while ((again || waiting.length) && !closed);
+      for (const w of waiting.splice(0)) w.reject(new Error('Cannot update: the watcher is stopping'));
       running = null;
     })();
     return running;
@@ -104,6 +116,13 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
   void update();
 
   return {
+    updateNow: () => {
+      if (closed) return Promise.reject(new Error('Cannot update: the watcher is stopping'));
+      const done = new Promise<ExtractSummary>((resolve, reject) => waiting.push({ resolve, reject }));
+      clearTimeout(timer);
+      void update();
+      return done;
+    },
     close: async () => {
       closed = true;
       clearTimeout(timer);

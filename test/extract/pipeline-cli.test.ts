@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, REPO_ROOT } from './pipeline-fixture.ts';
+import { watchSocketPath } from '../../src/extract/watch-socket.node.ts';
 
 // These spawn the compiled CLI (dist/, built by `npm test`'s pretest), which also proves the worker
 // pool loads its compiled worker from dist/.
@@ -128,3 +129,51 @@ for (const mode of ['watch', 'poll'] as const) {
     }
   });
 }
+
+test('a one-shot synaptic update is handed to the running watcher of its folder; --no-watcher and other options update in their own process', { skip: !existsSync(CLI) && 'dist/ not built (npm run build)' }, async () => {
+  const fx = copyFixture();
+  const out = join(fx.dir, 'out-watcher');
+  // An hour-long poll: the watcher never updates on its own here, so every update below is a request's.
+  const child = spawn(process.execPath, [CLI, 'update', fx.dir, '--out', out, '--watch', '--json', '--poll', '3600000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const next = lineReader(child);
+  try {
+    assert.equal((JSON.parse(await next()) as { mode: string }).mode, 'full');
+    const socket = watchSocketPath(out);
+    for (let t = 0; !existsSync(socket); t++) {
+      assert.ok(t < 200, 'the watcher serves its socket');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const full = join(fx.dir, 'out-full');
+    for (const [k, edit] of [
+      ['src/util/strings.ts', (t: string) => `${t}\nexport function handed1(): string {\n  return normalizePath('/h');\n}\n`],
+      ['src/core/router.ts', (t: string) => `\n${t}`],
+    ] as const) {
+      const abs = join(fx.dir, k);
+      writeFileSync(abs, edit(readFileSync(abs, 'utf8')));
+      const r = synaptic(['update', fx.dir, '--out', out, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const s = JSON.parse(r.stdout) as { watcherPid?: number; parsed: number; mode: string };
+      // (the watcher runs in a child of the spawned process: see update.ts's young generation)
+      assert.equal(typeof s.watcherPid, 'number', 'the watcher did the update');
+      assert.equal(s.parsed, 1, `the edit of ${k} was seen`);
+      assert.equal((JSON.parse(await next()) as { parsed: number }).parsed, 1, 'the watcher reports the update it did');
+      assert.equal(synaptic(['extract', fx.dir, '--out', full, '--json']).code, 0);
+      for (const f of ['graph.json', 'graph.cbor', 'GRAPH_REPORT.md']) {
+        assert.ok(readFileSync(join(out, f)).equals(readFileSync(join(full, f))), `${f} after editing ${k} equals a full extract`);
+      }
+      rmSync(full, { recursive: true });
+    }
+    const own = JSON.parse(synaptic(['update', fx.dir, '--out', out, '--json', '--no-watcher']).stdout) as { watcherPid?: number };
+    assert.equal(own.watcherPid, undefined, '--no-watcher updates in its own process');
+    const other = JSON.parse(synaptic(['update', fx.dir, '--out', out, '--json', '--max-file-size', '5000']).stdout) as { watcherPid?: number };
+    assert.equal(other.watcherPid, undefined, 'a watcher extracting with other options declines');
+    assertUsageError(synaptic(['update', fx.dir, '--watch', '--no-watcher']), /--no-watcher and --watch exclude each other/);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    assert.equal(await exited, 0);
+    assert.ok(!existsSync(socket), 'the socket is gone with its watcher');
+  } finally {
+    child.kill('SIGKILL');
+    fx.cleanup();
+  }
+});

@@ -1,7 +1,8 @@
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../command.ts';
-import { runExtract, OUTPUT_DIR_NAME, type ExtractSummary } from '../../extract/pipeline.node.ts';
+import type { ExtractSummary } from '../../extract/pipeline.node.ts';
+import { OUTPUT_DIR_NAME } from '../../extract/identity.node.ts';
 import { createProgress } from '../progress.ts';
 
 /** Options shared by `synaptic extract` and `synaptic update`. */
@@ -70,6 +71,8 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
 
 /** Run extract/update with a progress bar on a TTY; prints the --json summary. Returns the exit code. */
 export async function runExtractCommand(args: ExtractArgs, incremental: boolean): Promise<number> {
+  // Loaded here, not at the top: `update` first asks a running watcher, which needs none of it.
+  const { runExtract } = await import('../../extract/pipeline.node.ts');
   const progress = createProgress(process.stderr, incremental ? 'updating' : 'extracting');
   let summary: ExtractSummary;
   try {
@@ -85,15 +88,18 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean)
   } finally {
     progress.finish();
   }
-  if (args.json) process.stdout.write(JSON.stringify(summary) + '\n');
-  else if (process.stderr.isTTY) {
-    process.stderr.write(summaryLine(summary) + '\n');
-    // Most of a slow one-file update is start-up and re-reading the previous outputs.
-    if (summary.mode === 'update' && summary.parsed > 0 && summary.timingsMs.total > 1500) {
-      process.stderr.write('tip: `synaptic update --watch` stays running and updates after each edit, much faster on a repository this size\n');
-    }
+  printSummary(summary, args.json);
+  // Most of a slow one-file update is start-up and re-reading the previous outputs.
+  if (!args.json && process.stderr.isTTY && summary.mode === 'update' && summary.parsed > 0 && summary.timingsMs.total > 1500) {
+    process.stderr.write('tip: `synaptic update --watch` stays running and updates after each edit (and answers `synaptic update` too), much faster on a repository this size\n');
   }
   return 0;
+}
+
+/** The --json summary on stdout, else the one-line summary on a TTY's stderr. */
+export function printSummary(summary: ExtractSummary, json: boolean, note = ''): void {
+  if (json) process.stdout.write(JSON.stringify(summary) + '\n');
+  else if (process.stderr.isTTY) process.stderr.write(summaryLine(summary) + note + '\n');
 }
 
 /** The one-line human summary of a run. */

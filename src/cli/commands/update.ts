@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
-import { watchAndUpdate } from '../../extract/watch.node.ts';
-import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, runExtractCommand, summaryLine } from './extract-args.ts';
+import { extractorVersion } from '../../extract/identity.node.ts';
+import { askWatcher, serveWatchSocket, type UpdateReply, type UpdateRequest } from '../../extract/watch-socket.node.ts';
+import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, printSummary, runExtractCommand, summaryLine, type ExtractArgs } from './extract-args.ts';
 
 /** `synaptic update [path]`: re-extract only added, changed and deleted files; `--watch` keeps doing it. */
 export const updateCommand: Command = {
@@ -12,7 +13,8 @@ export const updateCommand: Command = {
 
 Re-extracts only the files added, changed or deleted since the last extract of <path> (default: the
 current folder) and rewrites the outputs; the result equals a full extract. Without a previous
-extract it runs a full one.
+extract it runs a full one. When an \`update --watch\` of the same output folder is running, it does
+the update (it holds the previous outputs in memory: much faster) and this command prints its summary.
 
 ${EXTRACT_OPTIONS_USAGE}
   --watch                  stay running: update after every change (a file watcher, else a poll);
@@ -20,14 +22,17 @@ ${EXTRACT_OPTIONS_USAGE}
                            One line per update on stderr (with --json: a JSON summary per line on
                            stdout). Ctrl-C stops it.
   --poll <ms>              with --watch: poll every <ms> instead of watching (network folders)
+  --no-watcher             update in this process even when a watcher serves the folder
 `,
   run: async (argv) => {
     const rest: string[] = [];
     let watchMode = false;
     let pollMs: number | undefined;
+    let useWatcher = true;
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i]!;
       if (arg === '--watch') watchMode = true;
+      else if (arg === '--no-watcher') useWatcher = false;
       else if (arg === '--poll' || arg.startsWith('--poll=')) {
         const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
         if (value === undefined || !/^\d+$/.test(value) || Number(value) < 10) throw new UsageError(`Cannot parse --poll: expected milliseconds (>= 10), got '${value ?? ''}'`);
@@ -35,8 +40,12 @@ ${EXTRACT_OPTIONS_USAGE}
       } else rest.push(arg);
     }
     if (pollMs !== undefined && !watchMode) throw new UsageError('Cannot update: --poll needs --watch');
+    if (!useWatcher && watchMode) throw new UsageError('Cannot update: --no-watcher and --watch exclude each other');
     const args = parseExtractArgs(rest, 'update');
-    if (!watchMode) return runExtractCommand(args, true);
+    if (!watchMode) {
+      if (useWatcher && (await updateByWatcher(args))) return 0;
+      return runExtractCommand(args, true);
+    }
     if (!process.execArgv.some((a) => a.startsWith(YOUNG_GENERATION_FLAG))) return respawnWithYoungGeneration();
     return watchUpdates(args, pollMs);
   },
@@ -68,7 +77,28 @@ function respawnWithYoungGeneration(): Promise<number> {
   });
 }
 
-async function watchUpdates(args: ReturnType<typeof parseExtractArgs>, pollMs: number | undefined): Promise<number> {
+function requestOf(args: ExtractArgs): UpdateRequest {
+  return { op: 'update', version: extractorVersion(), root: args.root, outDir: args.outDir, maxFileSize: args.maxFileSize ?? null };
+}
+
+/**
+ * Hand the update to a running watcher of this output folder, if there is one that serves this
+ * version and these options. True when it did the update (its summary is printed as ours); false
+ * when the caller should update in this process.
+ */
+async function updateByWatcher(args: ExtractArgs): Promise<boolean> {
+  const reply = await askWatcher(requestOf(args));
+  if (!reply) return false;
+  if (!reply.ok) {
+    if (reply.declined) return false;
+    throw new Error(`the watcher (update --watch) could not update: ${reply.error}`);
+  }
+  printSummary({ ...reply.summary, watcherPid: reply.pid }, args.json, ` (by the watcher, pid ${reply.pid})`);
+  return true;
+}
+
+async function watchUpdates(args: ExtractArgs, pollMs: number | undefined): Promise<number> {
+  const { watchAndUpdate } = await import('../../extract/watch.node.ts');
   const handle = watchAndUpdate(
     {
       root: args.root,
@@ -90,11 +120,22 @@ async function watchUpdates(args: ReturnType<typeof parseExtractArgs>, pollMs: n
       },
     },
   );
+  // One-shot `synaptic update` runs of this folder are handed to this process.
+  const own = requestOf(args);
+  const socket = await serveWatchSocket(args.outDir, async (request): Promise<UpdateReply> => {
+    if (request.version !== own.version) return { ok: false, error: `the watcher runs ${own.version}, the request is from ${request.version}`, declined: true };
+    if (request.root !== own.root || request.outDir !== own.outDir || request.maxFileSize !== own.maxFileSize) {
+      return { ok: false, error: 'the watcher extracts with other options', declined: true };
+    }
+    return { ok: true, summary: await handle.updateNow(), pid: process.pid };
+  });
+  if (!socket.serving) process.stderr.write('synaptic: another watcher answers `synaptic update` for this folder; this one only watches\n');
   // `on`, not `once`: Ctrl-C may arrive twice (from the terminal and passed on by a parent process).
   await new Promise<void>((resolve) => {
     process.on('SIGINT', () => resolve());
     process.on('SIGTERM', () => resolve());
   });
+  await socket.close();
   await handle.close();
   return 0;
 }
