@@ -8,7 +8,9 @@
 // fresh full extract of the same tree), EXTRACT_UPDATE_WATCH=1 (the same edits against one running
 // `update --watch`: save-to-outputs-written wall time), EXTRACT_UPDATE_WATCHER=1 (one-shot `update`
 // runs handed to a running `update --watch --poll <1 h>`, which never updates on its own: the
-// whole update is the one-shot command's). Outputs go to a temp folder; the edited file is restored.
+// whole update is the one-shot command's; EXTRACT_UPDATE_WATCHER=events: the watcher also watches,
+// as when a user saves and then runs `synaptic update`: time from the save to the command's exit).
+// Outputs go to a temp folder; the edited file is restored.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,7 +73,9 @@ function same(a: string, b: string): boolean {
   return readFileSync(a).equals(readFileSync(b));
 }
 
-export async function runUpdateBench(repo: string, runs = 3, file?: string, verify = false, viaWatcher = false): Promise<{ file: string; runs: UpdateRun[]; verified: boolean | null }> {
+export async function runUpdateBench(
+  repo: string, runs = 3, file?: string, verify = false, viaWatcher: false | 'request' | 'events' = false,
+): Promise<{ file: string; runs: UpdateRun[]; verified: boolean | null }> {
   const work = mkdtempSync(join(tmpdir(), 'synaptic-update-bench-'));
   const out = join(work, 'out');
   let restore: (() => void) | null = null;
@@ -81,8 +85,10 @@ export async function runUpdateBench(repo: string, runs = 3, file?: string, veri
     restore = () => writeFileSync(abs, original);
     const results: UpdateRun[] = [];
     const measure = (edit: UpdateRun['edit'], text: string): void => {
+      const saved = performance.now();
       writeFileSync(abs, text);
-      const { summary: s, wallMs } = run(['update', repo, '--out', out]);
+      const { summary: s } = run(['update', repo, '--out', out]);
+      const wallMs = performance.now() - saved;
       if (viaWatcher && !('watcherPid' in s)) throw new Error('Cannot bench updates handed to the watcher: the update ran in its own process');
       results.push({
         // Handed to the watcher: the summary's CPU is the watcher's for this update (its process total spans all of them).
@@ -90,7 +96,8 @@ export async function runUpdateBench(repo: string, runs = 3, file?: string, veri
       });
     };
     if (viaWatcher) {
-      watcher = spawn(process.execPath, [...cli(), 'update', repo, '--out', out, '--watch', '--poll', '3600000'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+      const poll = viaWatcher === 'events' ? [] : ['--poll', '3600000'];
+      watcher = spawn(process.execPath, [...cli(), 'update', repo, '--out', out, '--watch', ...poll], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
       const socket = watchSocketPath(resolve(out));
       for (let t = 0; !existsSync(socket); t++) {
         if (t > 600) throw new Error('Cannot bench updates handed to the watcher: it did not start within 60 s');
@@ -208,7 +215,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
     cpSync(join(ROOT, 'test/fixtures/repo'), repo, { recursive: true, filter: (src) => !src.includes('synaptic-out') });
   }
   const runs = Number(process.env.EXTRACT_UPDATE_RUNS ?? 3);
-  runUpdateBench(repo, runs, process.env.EXTRACT_UPDATE_FILE, process.env.EXTRACT_UPDATE_VERIFY === '1', process.env.EXTRACT_UPDATE_WATCHER === '1').then(
+  runUpdateBench(repo, runs, process.env.EXTRACT_UPDATE_FILE, process.env.EXTRACT_UPDATE_VERIFY === '1',
+    process.env.EXTRACT_UPDATE_WATCHER === 'events' ? 'events' : process.env.EXTRACT_UPDATE_WATCHER === '1' ? 'request' : false).then(
     (r) => {
       console.table(r.runs.map((x) => ({ edit: x.edit, mode: x.linkMode, relinked: x.relinked, 'wall ms': x.wallMs, 'cpu ms': x.cpuMs, 'rss MB': x.peakRssMb })));
       console.log(JSON.stringify({ file: r.file, verified: r.verified, runs: r.runs }));
