@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -138,4 +139,25 @@ test('a walk that reuses unchanged folder listings finds exactly what a fresh wa
   } finally {
     fx.cleanup();
   }
+});
+
+test('isIgnored: the last-segment name/suffix filters never change an answer of the rules\' regexes', () => {
+  const seg = fc.stringMatching(/^(?:[ab.]|\*|\*\*|\?|\[ab\]|\\\*|\\[ab]){1,4}$/);
+  const pattern = fc.tuple(fc.constantFrom('', '!', '/'), fc.array(fc.oneof(seg, fc.constant('**')), { minLength: 1, maxLength: 3 }), fc.constantFrom('', '/'))
+    .map(([head, parts, tail]) => head + parts.join('/') + tail);
+  const path = fc.array(fc.stringMatching(/^[ab.*]{1,3}$/), { minLength: 1, maxLength: 4 }).map((p) => p.join("/"));
+  fc.assert(
+    fc.property(fc.array(pattern, { minLength: 1, maxLength: 5 }), fc.array(path, { minLength: 1, maxLength: 10 }), fc.boolean(), (patterns, paths, isDir) => {
+      const rules = parseIgnoreFile(patterns.join('\n'));
+      const plain = rules.map(({ regex, negate, dirOnly }) => ({ regex, negate, dirOnly }));
+      for (const p of paths) {
+        assert.equal(isIgnored([{ base: '', rules }], p, isDir), isIgnored([{ base: '', rules: plain }], p, isDir), `${JSON.stringify(patterns)} on ${p}`);
+      }
+    }),
+    { numRuns: 2000 },
+  );
+  // The filters exist (the property above would hold trivially without them).
+  assert.deepEqual(parseIgnoreFile('docs/**/draft.md\n*.log\na/**\n.env.*.local\nx?.md').map((r) => [r.name, r.prefix, r.suffix]), [
+    ['draft.md', undefined, undefined], [undefined, undefined, '.log'], [undefined, undefined, undefined], [undefined, '.env.', '.local'], [undefined, undefined, undefined],
+  ]);
 });
