@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { encodeGraph } from '../src/graph/snapshot.ts';
+import { encodeGraph } from '../src/graph/snapshot-encode.ts';
 import type { GraphDocument, GraphLink, GraphNode } from '../src/graph/model.ts';
 import { plantedByDegree, Rng } from './gen.ts';
 

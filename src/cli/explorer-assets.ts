@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeGraph } from '../graph/snapshot.ts';
+import { encodeGraph } from '../graph/snapshot-encode.ts';
 import type { GraphDocument } from '../graph/model.ts';
 
 /**

@@ -5,7 +5,8 @@ import { basename, join, resolve } from 'node:path';
 import type { GraphDocument, GraphLink, GraphMeta, GraphNode, HazardSite } from '../graph/model.ts';
 import { indexGraph } from '../graph/indexed-graph.ts';
 import { Core } from '../core/index.ts';
-import { decodeGraph, encodeGraph } from '../graph/snapshot.ts';
+import { decodeGraph } from '../graph/snapshot.ts';
+import { encodeGraph } from '../graph/snapshot-encode.ts';
 import { MANIFEST_VERSION, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
 import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
 import type { FileFacts } from './facts.ts';
@@ -791,7 +792,11 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   let cborWrite: StagedWrite | null = null;
   try {
     // indexGraph's endpoints stand for the id lookups when ids are unique and no link dangles.
-    const snapshotBytes = encodeGraph(doc, indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined);
+    // A resident process copies the rows the update did not touch from its last encode.
+    const snapshotBytes = encodeGraph(
+      doc, indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined,
+      resident ? { memo: resident.encodeMemo, ...(reuse ? { nodeFrom: reuse.nodes, linkFrom: reuse.links } : {}) } : undefined,
+    );
     cborWrite = stageAtomic(outputs.graphCbor, snapshotBytes);
     step('encode graph.cbor');
     writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { EncodeMemo } from '../graph/snapshot-encode.ts';
 
 /**
  * What a long-lived process (`synaptic update --watch`, the server's source catch-up) keeps between
@@ -13,6 +14,13 @@ export class ResidentOutputs {
   readonly #kept = new Map<string, { stamp: string; value: unknown }>();
   /** Reads answered from memory / from disk (for tests and --json summaries). */
   readonly counts = { kept: 0, loaded: 0 };
+  #encodeMemo = new EncodeMemo();
+
+  /** graph.cbor's encoder memo across updates (a fresh one once it holds too many strings no longer used). */
+  get encodeMemo(): EncodeMemo {
+    if (this.#encodeMemo.worn) this.#encodeMemo = new EncodeMemo();
+    return this.#encodeMemo;
+  }
 
   /** The decoded value of `path`: the kept one if the file is unchanged, else `load()` (kept when not null). */
   read<T>(path: string, load: () => T): T {

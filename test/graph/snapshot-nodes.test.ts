@@ -3,7 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decodeSnapshot, encodeGraph, snapshotNodes, snapshotToDocument } from '../../src/graph/snapshot.ts';
+import { decodeSnapshot, snapshotNodes, snapshotToDocument } from '../../src/graph/snapshot.ts';
+import { EncodeMemo, encodeGraph } from '../../src/graph/snapshot-encode.ts';
+import { indexGraph } from '../../src/graph/indexed-graph.ts';
 import type { GraphDocument, GraphNode } from '../../src/graph/model.ts';
 
 const FIELDS = ['id', 'label', 'file_type', 'source_file', 'source_location', 'kind', 'visibility', 'language', 'doc', 'community', 'is_test', 'span', 'signature', 'lines', 'exported', 'name', 'odd', 'weird'];
@@ -78,4 +80,79 @@ test('a string table of several 64 KB pieces (multi-byte characters, empty strin
   const doc = docOf(nodes);
   const back = snapshotToDocument(decodeSnapshot(encodeGraph(doc)));
   assert.deepEqual(back.nodes, doc.nodes);
+});
+
+test('encodeGraph copying unchanged rows from an EncodeMemo gives the bytes of a plain encode (kept, edited, dropped and new nodes and links; right and scrambled plans)', () => {
+  const step = fc.record({
+    keep: fc.array(fc.boolean(), { maxLength: 30 }),
+    added: fc.array(node, { maxLength: 5 }),
+    edits: fc.array(fc.record({ at: fc.nat(40), field: fc.constantFrom('label', 'doc', 'source_file', 'lines', 'name', 'param', 'raw', 'span', 'drop-signature'), value: word }), { maxLength: 4 }),
+    community: fc.array(fc.nat(6), { maxLength: 30 }),
+    keepLinks: fc.array(fc.boolean(), { maxLength: 30 }),
+    linkEdits: fc.array(fc.record({ at: fc.nat(40), line: fc.nat(300) }), { maxLength: 3 }),
+    newLinks: fc.array(fc.record({ s: fc.nat(40), t: fc.nat(40), rel: fc.constantFrom('calls', 'imports', 'contains'), site: fc.constantFrom('src/a.ts', 'src/b.py', 'zz.py'), line: fc.nat(300) }), { maxLength: 8 }),
+    scramble: fc.boolean(),
+  });
+  const plain = fc.oneof(node, node.map(({ odd: _odd, ...rest }) => rest)); // with and without a mixed-type extra
+  fc.assert(
+    fc.property(fc.array(plain, { maxLength: 15 }), fc.array(step, { minLength: 1, maxLength: 5 }), (first, steps) => {
+      const memo = new EncodeMemo();
+      let nodes: GraphNode[] = docOf(first).nodes;
+      let links: GraphDocument['links'] = [];
+      let prevNodes: GraphNode[] = [];
+      let prevLinks: GraphDocument['links'] = [];
+      let fresh = 0;
+      for (const s of steps) {
+        const edited = new Set<object>();
+        nodes = nodes.filter((_, i) => s.keep[i] ?? true);
+        nodes.push(...s.added.map((n) => ({ id: `new${fresh++}`, ...n }) as GraphNode));
+        for (const e of s.edits) {
+          const target = nodes[e.at % Math.max(1, nodes.length)] as unknown as Record<string, unknown> | undefined;
+          if (!target) continue;
+          edited.add(target);
+          const sig = target.signature as { params: { name: string }[]; raw: string } | undefined;
+          if (e.field === 'param') {
+            if (sig?.params[0]) sig.params[0].name = e.value;
+          } else if (e.field === 'raw') {
+            if (sig) sig.raw = e.value;
+          } else if (e.field === 'drop-signature') delete target.signature;
+          else if (e.field === 'span') target.span = { start_line: e.value.length, start_col: 0, end_line: 9, end_col: 1 };
+          else if (e.field === 'lines') target.lines = e.value.length;
+          else target[e.field] = e.value;
+        }
+        // Communities are numbered again after an edit: in place, without making a row unchanged.
+        nodes.forEach((n, i) => {
+          if (s.community[i] !== undefined) n.community = s.community[i]!;
+        });
+        const ids = new Set(nodes.map((n) => n.id));
+        links = links.filter((l, j) => (s.keepLinks[j] ?? true) && ids.has(l.source) && ids.has(l.target));
+        for (const e of s.linkEdits) {
+          const l = links[e.at % Math.max(1, links.length)];
+          if (!l) continue;
+          l.source_location = `L${e.line}`;
+          edited.add(l);
+        }
+        if (nodes.length) {
+          for (const l of s.newLinks) {
+            links.push({ source: nodes[l.s % nodes.length]!.id, target: nodes[l.t % nodes.length]!.id, relation: l.rel, confidence: 'EXTRACTED', confidence_score: 1, source_file: l.site, source_location: `L${l.line}` } as GraphDocument['links'][number]);
+          }
+        }
+        const doc: GraphDocument = { ...docOf([]), nodes: [...nodes], links: [...links] };
+        const indexed = indexGraph(doc);
+        const endpoints = indexed.danglingLinks === 0 && indexed.idOf.size === nodes.length ? indexed : undefined;
+        // The plan an update makes: the previous row of every record it did not touch.
+        const nodeFrom = Int32Array.from(nodes, (n) => (edited.has(n) ? -1 : prevNodes.indexOf(n)));
+        const linkFrom = Int32Array.from(links, (l) => (edited.has(l) ? -1 : prevLinks.indexOf(l)));
+        if (s.scramble) {
+          nodeFrom.reverse();
+          linkFrom.reverse();
+        }
+        const bytes = encodeGraph(doc, endpoints, { memo, nodeFrom, linkFrom });
+        assert.ok(Buffer.from(bytes).equals(Buffer.from(encodeGraph(doc))), 'same bytes as a plain encode');
+        prevNodes = [...nodes];
+        prevLinks = [...links];
+      }
+    }),
+    { numRuns: 400 },
+  );
 });

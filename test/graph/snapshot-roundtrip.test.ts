@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { decodeGraph, encodeGraph } from '../../src/graph/snapshot.ts';
+import { decodeGraph } from '../../src/graph/snapshot.ts';
+import { encodeGraph } from '../../src/graph/snapshot-encode.ts';
 import { indexGraph } from '../../src/graph/indexed-graph.ts';
 import type { GraphDocument, GraphLink, GraphNode } from '../../src/graph/model.ts';
 

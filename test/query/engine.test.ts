@@ -104,7 +104,8 @@ test('testCount() counts tests that reach a hub', () => {
 });
 
 test('an engine indexed from graph.cbor columns answers like one indexed from graph.json', async () => {
-  const { encodeGraph, decodeSnapshot } = await import('../../src/graph/snapshot.ts');
+  const { decodeSnapshot } = await import('../../src/graph/snapshot.ts');
+  const { encodeGraph } = await import('../../src/graph/snapshot-encode.ts');
   const { indexSnapshot } = await import('../../src/query/snapshot-index.ts');
   const { doc, edges } = indexSnapshot(decodeSnapshot(encodeGraph(smallGraph())));
   const fromCbor = new QueryEngine(doc, undefined, { edges });

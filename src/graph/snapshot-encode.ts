@@ -1,0 +1,655 @@
+import { Encoder } from 'cbor-x';
+import type { GraphDocument, GraphLink, GraphNode, Param, Signature, Span } from './model.ts';
+import {
+  CONFIDENCES, NODE_FIELDS, NONE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotEdges,
+  type ExtraColumn, type GraphSnapshot, type SnapshotEdges, type Wire,
+} from './snapshot.ts';
+
+/**
+ * Encoding graph.cbor (the format is described in snapshot.ts). Every string goes into one table in
+ * order of first use, so the bytes depend only on the document. A resident updater passes an
+ * {@link EncodeMemo}: strings then get lasting numbers, and the rows of node and link objects that
+ * the last encode also had (the update kept them) are copied from its columns instead of being read
+ * and looked up again. The bytes are the same either way (property-tested).
+ */
+
+const LINK_FIELDS = new Set(['source', 'target', 'relation', 'confidence', 'confidence_score', 'source_file', 'source_location']);
+
+/**
+ * The string table of one encoding: indices in order of first use (the file's bytes depend on it).
+ * Most lookups are answered without the map: a column's value often repeats the previous row's
+ * (same file, same kind), and `L<line>` locations are indexed by their number. With a memo, strings
+ * are numbered in its lasting dictionary, and a row copied from the last encode adds its strings by
+ * number ({@link addNumber}) without any lookup.
+ */
+class StringTable {
+  private readonly index = new Map<string, number>();
+  readonly list: string[] = [];
+  /** With a memo: the string number of each entry of {@link list}. */
+  readonly numbers: number[] = [];
+  hasNul = false;
+  private lineIndex = new Int32Array(1024).fill(-1);
+  constructor(private readonly memo?: EncodeMemo) {
+    memo?.startEncode();
+  }
+  add(value: string): number {
+    if (this.memo) return this.addNumber(this.memo.numberOf(value));
+    let i = this.index.get(value);
+    if (i === undefined) {
+      i = this.list.length;
+      this.index.set(value, i);
+      this.push(value);
+    }
+    return i;
+  }
+  /** {@link add} of the memo's string number `g`. */
+  addNumber(g: number): number {
+    const memo = this.memo!;
+    if (memo.seen[g] === memo.generation) return memo.at[g]!;
+    const i = this.list.length;
+    memo.seen[g] = memo.generation;
+    memo.at[g] = i;
+    this.numbers.push(g);
+    this.push(memo.strings[g]!);
+    return i;
+  }
+  /** {@link add} of entry `i` of the last encode's table ({@link NONE} stays NONE). */
+  addFromLast(i: number, last: LastEncode): number {
+    return i === NONE ? NONE : this.addNumber(last.tableNumbers[i]!);
+  }
+  private push(value: string): void {
+    this.list.push(value);
+    if (value.includes('\0')) this.hasNul = true;
+  }
+  opt(value: unknown): number {
+    return typeof value === 'string' ? this.add(value) : NONE;
+  }
+  /** {@link add} through a one-entry cache for a column whose rows often repeat a value. */
+  repeated(value: string, last: LastString): number {
+    if (value === last.value) return last.index;
+    last.value = value;
+    return (last.index = this.add(value));
+  }
+  /** {@link opt} for a `L<line>` location. */
+  location(value: unknown): number {
+    if (typeof value !== 'string') return NONE;
+    const line = locationLine(value);
+    if (line < 0) return this.add(value);
+    if (line >= this.lineIndex.length) {
+      const bigger = new Int32Array(Math.max(2 * this.lineIndex.length, line + 1)).fill(-1);
+      bigger.set(this.lineIndex);
+      this.lineIndex = bigger;
+    }
+    let i = this.lineIndex[line]!;
+    if (i < 0) this.lineIndex[line] = i = this.add(value);
+    return i;
+  }
+}
+
+/**
+ * What {@link encodeGraph} keeps between encodes of successive versions of one graph (a resident
+ * updater re-encodes after every edit, and most node and link objects are the very same ones):
+ * lasting string numbers, and the last encode's objects and columns, so an unchanged row is copied
+ * (its strings added by number) instead of read and looked up field by field.
+ */
+export class EncodeMemo {
+  private readonly dictionary = new Map<string, number>();
+  readonly strings: string[] = [];
+  /** Per string number: the encode that last added it to its table, and its index there. */
+  seen = new Int32Array(1024);
+  at = new Int32Array(1024);
+  generation = 0;
+  last: LastEncode | null = null;
+
+  numberOf(value: string): number {
+    let g = this.dictionary.get(value);
+    if (g === undefined) {
+      g = this.strings.length;
+      this.dictionary.set(value, g);
+      this.strings.push(value);
+      if (g >= this.seen.length) {
+        const seen = new Int32Array(2 * this.seen.length);
+        seen.set(this.seen);
+        this.seen = seen;
+        const at = new Int32Array(2 * this.at.length);
+        at.set(this.at);
+        this.at = at;
+      }
+    }
+    return g;
+  }
+
+  startEncode(): void {
+    this.generation++;
+  }
+
+  /** Strings that later versions no longer use pile up over a long session: a worn memo is best replaced. */
+  get worn(): boolean {
+    return this.strings.length > 2 * (this.last?.tableNumbers.length ?? 0) + 65_536;
+  }
+}
+
+/** The last encode, as far as the next one can copy from it. */
+interface LastEncode {
+  nodes: readonly object[];
+  links: readonly object[];
+  /** String number of each entry of its table. */
+  tableNumbers: Int32Array;
+  node: NodeColumns & { paramName: Uint32Array; paramType: Uint32Array; paramOptional: Uint8Array; paramDefault: Uint32Array };
+  link: GraphSnapshot['link'];
+  relations: string[];
+  nodeColumns: ExtraColumn[];
+  /** Copying needs every extra field in columns: false when some travelled per row, or links had any. */
+  copyable: boolean;
+}
+
+interface NodeColumns {
+  id: Uint32Array; label: Uint32Array; fileType: Uint32Array; sourceFile: Uint32Array; sourceLocation: Uint32Array;
+  kind: Uint32Array; visibility: Uint32Array; language: Uint32Array; doc: Uint32Array; community: Int32Array;
+  hasCommunity: Uint8Array; isTest: Uint8Array; span: Int32Array; hasSpan: Uint8Array; sigRaw: Uint32Array;
+  sigReturns: Uint32Array; paramOffsets: Uint32Array;
+}
+
+/**
+ * Which rows an encode may copy from the memo's last encode: `nodeFrom[i]` / `linkFrom[j]` is the
+ * row of the last encoded document whose record equals row i / j of this one in everything but the
+ * community number (-1: none), as an update's graph.json reuse plan knows. A row is copied only when
+ * its object is also the very object the last encode read there.
+ */
+export interface EncodeReuse {
+  memo: EncodeMemo;
+  nodeFrom?: Int32Array;
+  linkFrom?: Int32Array;
+}
+
+/**
+ * Encode a graph document as graph.cbor bytes. `endpoints`: each link's source and target node
+ * index, when the caller has them (indexGraph's src/dst of a document whose ids are unique and whose
+ * links all have both endpoints): saves two id lookups per link; the bytes are the same.
+ */
+export function encodeGraph(doc: GraphDocument, endpoints?: { src: Uint32Array; dst: Uint32Array }, reuse?: EncodeReuse): Uint8Array {
+  if (endpoints && (endpoints.src.length !== doc.links.length || endpoints.dst.length !== doc.links.length)) endpoints = undefined;
+  const memo = reuse?.memo;
+  const last = memo?.last;
+  if (memo && last?.copyable && endpoints && (reuse.nodeFrom || reuse.linkFrom)) {
+    const copied = new RowEncoder(doc, endpoints, memo).encodeCopying(last, reuse.nodeFrom, reuse.linkFrom);
+    if (copied) return copied;
+  }
+  return new RowEncoder(doc, endpoints, memo).encodeAll();
+}
+
+/** The columns of one encode, filled row by row. */
+class RowEncoder {
+  private readonly strings: StringTable;
+  private readonly nodes: GraphNode[];
+  private readonly links: GraphLink[];
+  private readonly col: NodeColumns;
+  private readonly lcol: GraphSnapshot['link'];
+  private readonly paramName: number[] = [];
+  private readonly paramType: number[] = [];
+  private readonly paramOptional: number[] = [];
+  private readonly paramDefault: number[] = [];
+  private readonly nodeExtras: [number, Record<string, unknown>][] = [];
+  private readonly linkExtras: [number, Record<string, unknown>][] = [];
+  private readonly indexOfNode = new Map<string, number>();
+  private readonly relations: string[] = [];
+  private readonly relationIndex = new Map<string, number>();
+  /** A copied row's community is neither an int32 nor absent (the encode is then done afresh). */
+  private oddCommunity = false;
+  private readonly lastOf = { fileType: lastString(), sourceFile: lastString(), kind: lastString(), visibility: lastString(), language: lastString() };
+
+  constructor(private readonly doc: GraphDocument, private readonly endpoints: { src: Uint32Array; dst: Uint32Array } | undefined, private readonly memo?: EncodeMemo) {
+    this.strings = new StringTable(memo);
+    this.nodes = doc.nodes;
+    this.links = doc.links;
+    const n = this.nodes.length;
+    const m = this.links.length;
+    this.col = {
+      id: new Uint32Array(n), label: new Uint32Array(n), fileType: new Uint32Array(n), sourceFile: new Uint32Array(n),
+      sourceLocation: new Uint32Array(n), kind: new Uint32Array(n), visibility: new Uint32Array(n),
+      language: new Uint32Array(n), doc: new Uint32Array(n), community: new Int32Array(n), hasCommunity: new Uint8Array(n),
+      isTest: new Uint8Array(n), span: new Int32Array(4 * n), hasSpan: new Uint8Array(n), sigRaw: new Uint32Array(n),
+      sigReturns: new Uint32Array(n), paramOffsets: new Uint32Array(n + 1),
+    };
+    const c = this.col;
+    for (const column of [c.id, c.label, c.fileType, c.sourceFile, c.sourceLocation, c.kind, c.visibility, c.language, c.doc, c.sigRaw, c.sigReturns]) {
+      column.fill(NONE);
+    }
+    this.lcol = {
+      src: new Uint32Array(m), dst: new Uint32Array(m), relation: new Uint16Array(m), confidence: new Uint8Array(m),
+      confidenceScore: new Float64Array(m), sourceFile: new Uint32Array(m), sourceLocation: new Uint32Array(m),
+    };
+  }
+
+  /** Every row read from its object. */
+  encodeAll(): Uint8Array {
+    for (let i = 0; i < this.nodes.length; i++) this.nodeRow(i);
+    for (let j = 0; j < this.links.length; j++) this.linkRow(j);
+    const nodeSplit = columnize(this.nodeExtras, this.nodes.length, NODE_FIELDS, this.strings);
+    const linkSplit = columnize(this.linkExtras, this.links.length, LINK_FIELDS, this.strings);
+    return this.finish(nodeSplit, linkSplit);
+  }
+
+  /**
+   * Rows the last encode had (same object, same record) copied from its columns, the others read;
+   * null when the extra fields do not fit the last encode's columns (the caller encodes afresh).
+   */
+  encodeCopying(last: LastEncode, nodeFrom: Int32Array | undefined, linkFrom: Int32Array | undefined): Uint8Array | null {
+    const n = this.nodes.length;
+    const m = this.links.length;
+    const rowFrom = new Int32Array(n).fill(-1);
+    const idOf = (r: number): string | undefined => (last.node.id[r] === NONE ? undefined : this.memo!.strings[last.tableNumbers[last.node.id[r]!]!]);
+    for (let i = 0; i < n; i++) {
+      const r = nodeFrom && nodeFrom.length === n ? nodeFrom[i]! : -1;
+      const node = this.nodes[i]!;
+      // The same object, still under the same id (a cheap check that the plan and the memo agree).
+      if (r >= 0 && r < last.nodes.length && last.nodes[r] === node && idOf(r) === node.id) {
+        this.copyNodeRow(i, r, last);
+        rowFrom[i] = r;
+      } else this.nodeRow(i);
+    }
+    for (let j = 0; j < m; j++) {
+      const r = linkFrom && linkFrom.length === m ? linkFrom[j]! : -1;
+      if (r >= 0 && r < last.links.length && last.links[r] === this.links[j]) this.copyLinkRow(j, r, last);
+      else this.linkRow(j);
+    }
+    if (this.linkExtras.length || this.oddCommunity) return null;
+    const columns = this.copyExtraColumns(last, rowFrom);
+    if (!columns) return null;
+    return this.finish({ columns, rest: [] }, { columns: [], rest: [] });
+  }
+
+  /** Node row i from its object (modelled fields in one fixed order: the table does not depend on key order). */
+  private nodeRow(i: number): void {
+    const { strings, col, lastOf } = this;
+    const node = this.nodes[i]! as unknown as Record<string, unknown>;
+    const put = (v: unknown, column: Uint32Array, repeat?: LastString): boolean => {
+      if (typeof v !== 'string') return false;
+      column[i] = repeat ? strings.repeated(v, repeat) : strings.add(v);
+      return true;
+    };
+    const id = node.id;
+    const idOk = typeof id === 'string';
+    if (idOk) {
+      col.id[i] = strings.add(id);
+      if (!this.endpoints && !this.indexOfNode.has(id)) this.indexOfNode.set(id, i);
+    }
+    const labelOk = put(node.label, col.label);
+    const fileTypeOk = put(node.file_type, col.fileType, lastOf.fileType);
+    const sourceFileOk = put(node.source_file, col.sourceFile, lastOf.sourceFile);
+    const location = node.source_location;
+    const locationOk = typeof location === 'string';
+    if (locationOk) col.sourceLocation[i] = strings.location(location);
+    const kindOk = put(node.kind, col.kind, lastOf.kind);
+    const visibilityOk = put(node.visibility, col.visibility, lastOf.visibility);
+    const languageOk = put(node.language, col.language, lastOf.language);
+    const docOk = put(node.doc, col.doc);
+    const communityOk = this.community(i, node.community);
+    const isTest = node.is_test;
+    const isTestOk = typeof isTest === 'boolean';
+    if (isTestOk) col.isTest[i] = isTest ? 2 : 1;
+    const span = node.span;
+    const spanOk = spanFits(span);
+    if (spanOk) {
+      const b = 4 * i;
+      col.span[b] = span.start_line;
+      col.span[b + 1] = span.start_col;
+      col.span[b + 2] = span.end_line;
+      col.span[b + 3] = span.end_col;
+      col.hasSpan[i] = 1;
+    }
+    const sig = node.signature;
+    const sigOk = signatureFits(sig);
+    if (sigOk) {
+      col.sigRaw[i] = strings.add(sig.raw);
+      col.sigReturns[i] = strings.opt(sig.returns);
+      for (const p of sig.params) {
+        this.paramName.push(strings.add(p.name));
+        this.paramType.push(strings.opt(p.type));
+        this.paramOptional.push(p.optional === undefined ? 0 : p.optional ? 2 : 1);
+        this.paramDefault.push(strings.opt(p.default));
+      }
+    }
+    col.paramOffsets[i + 1] = this.paramName.length;
+    // Every other key (and a modelled one of another type) travels as an extra.
+    let extras: Record<string, unknown> | null = null;
+    for (const key in node) {
+      let stored: boolean;
+      switch (key) {
+        case 'id': stored = idOk; break;
+        case 'label': stored = labelOk; break;
+        case 'file_type': stored = fileTypeOk; break;
+        case 'source_file': stored = sourceFileOk; break;
+        case 'source_location': stored = locationOk; break;
+        case 'kind': stored = kindOk; break;
+        case 'visibility': stored = visibilityOk; break;
+        case 'language': stored = languageOk; break;
+        case 'doc': stored = docOk; break;
+        case 'community': stored = communityOk; break;
+        case 'is_test': stored = isTestOk; break;
+        case 'span': stored = spanOk; break;
+        case 'signature': stored = sigOk; break;
+        default: stored = !Object.hasOwn(node, key);
+      }
+      if (!stored) (extras ??= {})[key] = node[key];
+    }
+    if (extras) this.nodeExtras.push([i, extras]);
+  }
+
+  private community(i: number, community: unknown): boolean {
+    if (!isInt32(community)) return false;
+    this.col.community[i] = community;
+    this.col.hasCommunity[i] = 1;
+    return true;
+  }
+
+  /** Node row i as row r of the last encode (its strings added in nodeRow's order), with the node's community now. */
+  private copyNodeRow(i: number, r: number, last: LastEncode): void {
+    const { strings, col } = this;
+    const c = last.node;
+    col.id[i] = strings.addFromLast(c.id[r]!, last);
+    col.label[i] = strings.addFromLast(c.label[r]!, last);
+    col.fileType[i] = strings.addFromLast(c.fileType[r]!, last);
+    col.sourceFile[i] = strings.addFromLast(c.sourceFile[r]!, last);
+    col.sourceLocation[i] = strings.addFromLast(c.sourceLocation[r]!, last);
+    col.kind[i] = strings.addFromLast(c.kind[r]!, last);
+    col.visibility[i] = strings.addFromLast(c.visibility[r]!, last);
+    col.language[i] = strings.addFromLast(c.language[r]!, last);
+    col.doc[i] = strings.addFromLast(c.doc[r]!, last);
+    const community = this.nodes[i]!.community;
+    // Any other community than an int32 or none travels as an extra: such a row is not copyable.
+    if (!this.community(i, community) && community !== undefined) this.oddCommunity = true;
+    col.isTest[i] = c.isTest[r]!;
+    if (c.hasSpan[r]) {
+      col.span.set(c.span.subarray(4 * r, 4 * r + 4), 4 * i);
+      col.hasSpan[i] = 1;
+    }
+    col.sigRaw[i] = strings.addFromLast(c.sigRaw[r]!, last);
+    col.sigReturns[i] = strings.addFromLast(c.sigReturns[r]!, last);
+    for (let p = c.paramOffsets[r]!; p < c.paramOffsets[r + 1]!; p++) {
+      this.paramName.push(strings.addFromLast(c.paramName[p]!, last));
+      this.paramType.push(strings.addFromLast(c.paramType[p]!, last));
+      this.paramOptional.push(c.paramOptional[p]!);
+      this.paramDefault.push(strings.addFromLast(c.paramDefault[p]!, last));
+    }
+    col.paramOffsets[i + 1] = this.paramName.length;
+  }
+
+  private relationOf(relation: string): number {
+    let r = this.relationIndex.get(relation);
+    if (r === undefined) {
+      r = this.relations.length;
+      this.relationIndex.set(relation, r);
+      this.relations.push(relation);
+    }
+    return r;
+  }
+
+  /** Link row j from its object. */
+  private linkRow(j: number): void {
+    const { strings, lcol, nodes, endpoints } = this;
+    const link = this.links[j]! as unknown as Record<string, unknown>;
+    // Built only for the rare link with keys the columns do not model (no object per link).
+    let extras: Record<string, unknown> | null = null;
+    for (const key in link) {
+      switch (key) {
+        case 'source': case 'target': case 'relation': case 'confidence': case 'confidence_score': case 'source_file': case 'source_location':
+          break;
+        default:
+          if (Object.hasOwn(link, key)) (extras ??= {})[key] = link[key];
+      }
+    }
+    const s = endpoints ? endpoints.src[j] : typeof link.source === 'string' ? this.indexOfNode.get(link.source) : undefined;
+    const t = endpoints ? endpoints.dst[j] : typeof link.target === 'string' ? this.indexOfNode.get(link.target) : undefined;
+    lcol.src[j] = s ?? NONE;
+    lcol.dst[j] = t ?? NONE;
+    if (s === undefined && 'source' in link) (extras ??= {}).source = link.source;
+    if (t === undefined && 'target' in link) (extras ??= {}).target = link.target;
+    if (typeof link.relation === 'string') lcol.relation[j] = this.relationOf(link.relation);
+    else {
+      lcol.relation[j] = 0xffff;
+      if ('relation' in link) (extras ??= {}).relation = link.relation;
+    }
+    const c = CONFIDENCES.indexOf(link.confidence as GraphLink['confidence']);
+    lcol.confidence[j] = c < 0 ? 255 : c;
+    if (c < 0 && 'confidence' in link) (extras ??= {}).confidence = link.confidence;
+    if (typeof link.confidence_score === 'number' && !Number.isNaN(link.confidence_score)) lcol.confidenceScore[j] = link.confidence_score;
+    else {
+      lcol.confidenceScore[j] = NaN;
+      if ('confidence_score' in link) (extras ??= {}).confidence_score = link.confidence_score;
+    }
+    // The site file is nearly always the source node's own file: its index is known.
+    const siteFile = link.source_file;
+    lcol.sourceFile[j] = typeof siteFile !== 'string' ? NONE : s !== undefined && siteFile === nodes[s]!.source_file ? this.col.sourceFile[s]! : strings.add(siteFile);
+    if (typeof link.source_file !== 'string' && 'source_file' in link) (extras ??= {}).source_file = link.source_file;
+    lcol.sourceLocation[j] = strings.location(link.source_location);
+    if (typeof link.source_location !== 'string' && 'source_location' in link) (extras ??= {}).source_location = link.source_location;
+    if (extras) this.linkExtras.push([j, extras]);
+  }
+
+  /** Link row j as row r of the last encode (which had no link extras: every field is in a column). */
+  private copyLinkRow(j: number, r: number, last: LastEncode): void {
+    const { strings, lcol } = this;
+    const l = last.link;
+    lcol.src[j] = this.endpoints!.src[j]!;
+    lcol.dst[j] = this.endpoints!.dst[j]!;
+    lcol.relation[j] = this.relationOf(last.relations[l.relation[r]!]!);
+    lcol.confidence[j] = l.confidence[r]!;
+    lcol.confidenceScore[j] = l.confidenceScore[r]!;
+    lcol.sourceFile[j] = strings.addFromLast(l.sourceFile[r]!, last);
+    lcol.sourceLocation[j] = strings.addFromLast(l.sourceLocation[r]!, last);
+  }
+
+  /**
+   * The extra node columns when copying: the last encode's columns (copied rows' values from there,
+   * read rows' from their extras), in columnize's order of string use. Null when a full encode could
+   * come out with other columns: a read row's extra that has no column of its kind, or a column no
+   * row uses any more.
+   */
+  private copyExtraColumns(last: LastEncode, rowFrom: Int32Array): ExtraColumn[] | null {
+    const n = this.nodes.length;
+    const byKey = new Map<string, ExtraColumn>(last.nodeColumns.map((c) => [c.key, c]));
+    const fresh = new Map<number, Record<string, unknown>>();
+    for (const [i, extras] of this.nodeExtras) {
+      for (const key of Object.keys(extras)) {
+        const v = extras[key];
+        const kind = NODE_FIELDS.has(key) ? 'x' : typeof v === 'string' ? 's' : typeof v === 'boolean' ? 'b' : isInt32(v) ? 'i' : 'x';
+        if (byKey.get(key)?.kind !== kind) return null;
+      }
+      fresh.set(i, extras);
+    }
+    const columns: ExtraColumn[] = last.nodeColumns.map((c) => c.kind === 's' ? { key: c.key, kind: c.kind, values: new Uint32Array(n).fill(NONE) }
+      : c.kind === 'b' ? { key: c.key, kind: c.kind, values: new Uint8Array(n) }
+        : { key: c.key, kind: c.kind, values: new Int32Array(n), has: new Uint8Array(n) });
+    const used = new Uint8Array(columns.length);
+    for (let i = 0; i < n; i++) {
+      const r = rowFrom[i]!;
+      const extras = r < 0 ? fresh.get(i) : undefined;
+      if (r < 0 && !extras) continue;
+      for (let k = 0; k < columns.length; k++) {
+        const from = last.nodeColumns[k]!;
+        const to = columns[k]!;
+        if (extras) {
+          if (!Object.hasOwn(extras, to.key)) continue;
+          const v = extras[to.key];
+          if (to.kind === 's') to.values[i] = this.strings.add(v as string);
+          else if (to.kind === 'b') to.values[i] = v ? 2 : 1;
+          else {
+            to.values[i] = v as number;
+            to.has![i] = 1;
+          }
+        } else if (to.kind === 's') {
+          if (from.values[r] === NONE) continue;
+          to.values[i] = this.strings.addFromLast(from.values[r]!, last);
+        } else if (to.kind === 'b') {
+          if (!from.values[r]) continue;
+          to.values[i] = from.values[r]!;
+        } else {
+          if (!from.has![r]) continue;
+          to.values[i] = from.values[r]!;
+          to.has![i] = 1;
+        }
+        used[k] = 1;
+      }
+    }
+    return used.every((u) => u === 1) ? columns : null;
+  }
+
+  private finish(
+    nodeSplit: { columns: ExtraColumn[]; rest: [number, Record<string, unknown>][] },
+    linkSplit: { columns: ExtraColumn[]; rest: [number, Record<string, unknown>][] },
+  ): Uint8Array {
+    const { strings, col, lcol, doc } = this;
+    const n = this.nodes.length;
+    const edges = snapshotEdges(n, lcol, this.relations, strings.list, col.sourceFile);
+    const node = {
+      ...col,
+      paramName: Uint32Array.from(this.paramName),
+      paramType: Uint32Array.from(this.paramType),
+      paramOptional: Uint8Array.from(this.paramOptional),
+      paramDefault: Uint32Array.from(this.paramDefault),
+    };
+    if (this.memo) {
+      this.memo.last = {
+        nodes: this.nodes.slice(), links: this.links.slice(), tableNumbers: Int32Array.from(strings.numbers), node, link: lcol,
+        relations: this.relations, nodeColumns: nodeSplit.columns,
+        copyable: nodeSplit.rest.length === 0 && linkSplit.rest.length === 0 && linkSplit.columns.length === 0,
+      };
+    }
+    const wire: Wire = {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      strings: strings.hasNul ? strings.list : new TextEncoder().encode(strings.list.join('\0')),
+      n,
+      m: this.links.length,
+      node,
+      link: lcol,
+      relations: this.relations,
+      edges: storableEdges(edges),
+      nodeColumns: nodeSplit.columns,
+      linkColumns: linkSplit.columns,
+      nodeExtras: nodeSplit.rest,
+      linkExtras: linkSplit.rest,
+      meta: doc.graph,
+      hyperedges: doc.hyperedges,
+      builtAtCommit: doc.built_at_commit,
+    };
+    return new Encoder({ useRecords: false, tagUint8Array: true }).encode(wire);
+  }
+}
+
+/** The kept edges equal the links unless some dangle: only then are src/dst stored twice. */
+function storableEdges(edges: SnapshotEdges): Wire['edges'] {
+  const stored: Wire['edges'] = { ...edges };
+  if (!edges.dangling) {
+    delete stored.src;
+    delete stored.dst;
+  }
+  return stored;
+}
+
+
+interface LastString {
+  value: string | undefined;
+  index: number;
+}
+
+const lastString = (): LastString => ({ value: undefined, index: -1 });
+
+/** The line of a canonical `L<digits>` location (no leading zero), else -1. */
+function locationLine(value: string): number {
+  const n = value.length;
+  if (n < 2 || n > 8 || value.charCodeAt(0) !== 0x4c) return -1;
+  let line = 0;
+  for (let k = 1; k < n; k++) {
+    const d = value.charCodeAt(k) - 0x30;
+    if (d < 0 || d > 9 || (d === 0 && k === 1 && n > 2)) return -1;
+    line = line * 10 + d;
+  }
+  return line;
+}
+
+const isInt32 = (v: unknown): v is number => typeof v === 'number' && (v | 0) === v && !Object.is(v, -0);
+
+/** Own enumerable keys of a plain object, counted without allocating an array. */
+function keyCount(obj: object): number {
+  let k = 0;
+  for (const key in obj) if (Object.hasOwn(obj, key)) k++;
+  return k;
+}
+
+function spanFits(span: unknown): span is Span {
+  if (!span || typeof span !== 'object') return false;
+  const s = span as Record<string, unknown>;
+  return isInt32(s.start_line) && isInt32(s.start_col) && isInt32(s.end_line) && isInt32(s.end_col) && keyCount(s) === 4;
+}
+
+function paramFits(p: unknown): p is Param {
+  if (!p || typeof p !== 'object') return false;
+  const q = p as Record<string, unknown>;
+  for (const k in q) if (k !== 'name' && k !== 'type' && k !== 'optional' && k !== 'default' && Object.hasOwn(q, k)) return false;
+  return typeof q.name === 'string' && (q.type === undefined || typeof q.type === 'string')
+    && (q.optional === undefined || typeof q.optional === 'boolean') && (q.default === undefined || typeof q.default === 'string')
+    && !('type' in q && q.type === undefined) && !('optional' in q && q.optional === undefined) && !('default' in q && q.default === undefined);
+}
+
+function signatureFits(sig: unknown): sig is Signature {
+  if (!sig || typeof sig !== 'object') return false;
+  const s = sig as Record<string, unknown>;
+  for (const k in s) if (k !== 'params' && k !== 'returns' && k !== 'raw' && Object.hasOwn(s, k)) return false;
+  return typeof s.raw === 'string' && Array.isArray(s.params) && s.params.every(paramFits)
+    && (typeof s.returns === 'string' || !('returns' in s));
+}
+
+/** Move extra fields that have one scalar type across all rows into columns; the rest stay per row. */
+function columnize(
+  rows: [number, Record<string, unknown>][], count: number, modelled: ReadonlySet<string>, strings: StringTable,
+): { columns: ExtraColumn[]; rest: [number, Record<string, unknown>][] } {
+  const kinds = new Map<string, ExtraColumn['kind'] | 'x'>();
+  for (const [, record] of rows) {
+    for (const key of Object.keys(record)) {
+      const v = record[key];
+      const kind = modelled.has(key) ? 'x' : typeof v === 'string' ? 's' : typeof v === 'boolean' ? 'b' : isInt32(v) ? 'i' : 'x';
+      const seen = kinds.get(key);
+      kinds.set(key, seen === undefined || seen === kind ? kind : 'x');
+    }
+  }
+  // Columns in key order, and within a row values taken column by column: the bytes do not depend on
+  // the order of the rows' keys.
+  const columns: ExtraColumn[] = [];
+  const byKey = new Map<string, ExtraColumn>();
+  for (const [key, kind] of [...kinds].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    if (kind === 'x') continue;
+    const col: ExtraColumn = kind === 's' ? { key, kind, values: new Uint32Array(count).fill(NONE) }
+      : kind === 'b' ? { key, kind, values: new Uint8Array(count) }
+        : { key, kind, values: new Int32Array(count), has: new Uint8Array(count) };
+    columns.push(col);
+    byKey.set(key, col);
+  }
+  if (!columns.length) return { columns, rest: rows.map(([row, record]) => [row, sortedRest(record, byKey)]) };
+  const rest: [number, Record<string, unknown>][] = [];
+  for (const [row, record] of rows) {
+    let count = 0;
+    for (const col of columns) {
+      if (!Object.hasOwn(record, col.key)) continue;
+      count++;
+      const v = record[col.key];
+      if (col.kind === 's') col.values[row] = strings.add(v as string);
+      else if (col.kind === 'b') col.values[row] = v ? 2 : 1;
+      else {
+        col.values[row] = v as number;
+        col.has![row] = 1;
+      }
+    }
+    if (count < Object.keys(record).length) rest.push([row, sortedRest(record, byKey)]);
+  }
+  return { columns, rest };
+}
+
+/** The keys of `record` that have no column, in key order. */
+function sortedRest(record: Record<string, unknown>, byKey: ReadonlyMap<string, ExtraColumn>): Record<string, unknown> {
+  const left: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) if (!byKey.has(key)) left[key] = record[key];
+  return left;
+}
+
