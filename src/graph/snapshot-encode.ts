@@ -361,7 +361,12 @@ class RowEncoder {
     if (!this.community(i, community) && community !== undefined) this.oddCommunity = true;
     col.isTest[i] = c.isTest[r]!;
     if (c.hasSpan[r]) {
-      col.span.set(c.span.subarray(4 * r, 4 * r + 4), 4 * i);
+      const from = 4 * r;
+      const to = 4 * i;
+      col.span[to] = c.span[from]!;
+      col.span[to + 1] = c.span[from + 1]!;
+      col.span[to + 2] = c.span[from + 2]!;
+      col.span[to + 3] = c.span[from + 3]!;
       col.hasSpan[i] = 1;
     }
     col.sigRaw[i] = strings.addFromLast(c.sigRaw[r]!, last);
