@@ -87,7 +87,11 @@ function requestOf(args: ExtractArgs): UpdateRequest {
  * when the caller should update in this process.
  */
 async function updateByWatcher(args: ExtractArgs): Promise<boolean> {
-  const reply = await askWatcher(requestOf(args));
+  // A watcher in the middle of a big update (its first run may be a full extract) answers late: say why we wait.
+  const waiting = process.stderr.isTTY
+    ? setTimeout(() => process.stderr.write('synaptic: waiting for the running `update --watch` of this folder to finish its update (--no-watcher: update here instead)\n'), 1500)
+    : undefined;
+  const reply = await askWatcher(requestOf(args)).finally(() => clearTimeout(waiting));
   if (!reply) return false;
   if (!reply.ok) {
     if (reply.declined) return false;
