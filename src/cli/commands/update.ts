@@ -54,16 +54,14 @@ ${EXTRACT_OPTIONS_USAGE}
 /**
  * The watcher runs with a larger young generation: most of what an update allocates (the link
  * indexes, the new graph document, the encoders' tables) dies with the update, and with room for it
- * there it is not promoted and swept by a major GC every update (measured on prisma, against the
- * default: 64 MB semi-spaces made one-file updates ~15% faster for ~100 MB more resident; 128 MB,
- * which holds a whole update's garbage, a further ~25% for ~55 MB more, peak ~790 MB). V8 sizes
- * the young generation at start-up, hence a child process with the flag; it shares this terminal
- * and its exit code is this command's.
+ * there it is not promoted and swept by a major GC every update (measured on prisma: one-file
+ * updates ~15% faster, ~100 MB more resident). V8 sizes the young generation at start-up, hence a
+ * child process with the flag; it shares this terminal and its exit code is this command's.
  */
 const YOUNG_GENERATION_FLAG = '--max-semi-space-size';
 
 function respawnWithYoungGeneration(): Promise<number> {
-  const child = spawn(process.execPath, [`${YOUNG_GENERATION_FLAG}=128`, ...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [`${YOUNG_GENERATION_FLAG}=64`, ...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], { stdio: 'inherit' });
   // Ctrl-C reaches both processes (same process group); a signal sent to this one alone is passed on.
   const forward = (signal: NodeJS.Signals): void => {
     child.kill(signal);
