@@ -193,3 +193,18 @@ export async function serveWatchSocket(outDir: string, handle: (request: UpdateR
     },
   };
 }
+
+/**
+ * Answer the update requests of the outputs `own` describes (same extractor version, repository,
+ * output folder and options) by running `update`; any other request is declined, so its client
+ * updates in its own process. For `update --watch` and `serve --watch`.
+ */
+export function answerUpdates(own: UpdateRequest, update: () => Promise<ExtractSummary>): Promise<WatchSocket> {
+  return serveWatchSocket(own.outDir, async (request): Promise<UpdateReply> => {
+    if (request.version !== own.version) return { ok: false, error: `this process runs ${own.version}, the request comes from ${request.version}`, declined: true };
+    if (request.root !== own.root || request.outDir !== own.outDir || request.maxFileSize !== own.maxFileSize) {
+      return { ok: false, error: 'this process extracts with other options', declined: true };
+    }
+    return { ok: true, summary: await update(), pid: process.pid };
+  });
+}

@@ -1,5 +1,6 @@
 import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import type { ResidentOutputs } from '../extract/resident.node.ts';
+import type { ExtractSummary } from '../extract/pipeline.node.ts';
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { MANIFEST_VERSION, parseManifest, type Manifest } from '../graph/manifest.ts';
@@ -211,7 +212,23 @@ export class Freshener {
     const changed = (await this.firstChange()) ?? this.firstAdded(events);
     if (!changed) return;
     if (this.running) return this.running; // another walk found it first and is updating
-    this.running = (async () => {
+    await this.update(`source changed (${changed})`).catch((err: unknown) => {
+      this.options.log?.(`[synaptic] warning: cannot update the graph after source changes: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  /**
+   * Update now, for a one-shot `synaptic update` handed to this server (see serve.ts): after any
+   * update in progress, so the run starts after the request and sees every edit made before it.
+   */
+  async updateNow(): Promise<ExtractSummary> {
+    while (this.startup || this.running) await (this.startup ?? this.running);
+    return this.update('update requested');
+  }
+
+  /** One incremental update of the served graph's outputs, then the reload (`running` while it lasts). */
+  private update(reason: string): Promise<ExtractSummary> {
+    const run = (async () => {
       const started = Date.now();
       try {
         // Loaded on first use: the extraction pipeline (tree-sitter, workers) is not on the startup path.
@@ -219,17 +236,17 @@ export class Freshener {
         // Watching means updates will keep coming: keep the outputs decoded between them (more memory,
         // much faster catch-ups on a large repository).
         if (this.options.watch) this.resident ??= new ResidentOutputs();
-        await runExtract({ root: this.options.root, outDir: dirname(this.options.graphPath), incremental: true, workers: 0, resident: this.resident });
-        this.options.log?.(`[synaptic] source changed (${changed}); graph updated in ${Date.now() - started} ms`);
+        const summary = await runExtract({ root: this.options.root, outDir: dirname(this.options.graphPath), incremental: true, workers: 0, resident: this.resident });
+        this.options.log?.(`[synaptic] ${reason}; graph updated in ${Date.now() - started} ms`);
         await this.options.onUpdated?.();
-      } catch (err) {
-        this.options.log?.(`[synaptic] warning: cannot update the graph after source changes: ${err instanceof Error ? err.message : String(err)}`);
+        return summary;
       } finally {
         this.last = Date.now();
         this.running = undefined;
       }
     })();
-    return this.running;
+    this.running = run.then(() => undefined, () => undefined);
+    return run;
   }
 
   /** A file the watcher saw that the manifest does not know (a new source file), if any. */

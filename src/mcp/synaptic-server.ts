@@ -6,6 +6,7 @@ import { coreTraversal } from '../query/core-traversal.ts';
 import { realRoot } from '../query/source.node.ts';
 import { createCompletions } from './completions.ts';
 import { Freshener } from './freshen.ts';
+import type { ExtractSummary } from '../extract/pipeline.node.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import { LiveGraph } from './live-graph.ts';
 import { createPrompts } from './prompts.ts';
@@ -59,6 +60,11 @@ export interface SynapticServerOptions {
    * reload, no source catch-up, no watching.
    */
   pinned?: { doc: GraphDocument; stamp: { mtimeMs: number; size: number } };
+  /**
+   * Warm each loaded graph's node references with its indexes (HTTP: many clients print hubs from
+   * the first second; stdio keeps them lazy, smaller).
+   */
+  warmReferences?: boolean;
 }
 
 export interface SynapticServer {
@@ -68,6 +74,11 @@ export interface SynapticServer {
   hub: SubscriptionHub;
   /** The engine a graph tool would answer with now (runs the freshen check and the reload check first). */
   engine(): Promise<QueryEngine>;
+  /**
+   * With a source watcher (`serve --watch`, which keeps the previous outputs in memory): run an
+   * incremental update of the served outputs now and reload; the run's summary.
+   */
+  updateSources?: () => Promise<ExtractSummary>;
   close(): Promise<void>;
 }
 
@@ -82,6 +93,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     log: options.log,
     watch: options.pinned ? false : options.watch,
     checkIntervalMs: options.graphCheckIntervalMs,
+    warmReferences: options.warmReferences,
   };
   // The source check starts before the graph loads: its walk runs on the walk worker meanwhile. An
   // update it makes before `live` exists is picked up by the first acquire()'s stamp check.
@@ -135,6 +147,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     live,
     hub,
     engine,
+    ...(freshener && options.watchSources ? { updateSources: () => freshener.updateNow() } : {}),
     async close() {
       detachHub();
       freshener?.close();

@@ -7,6 +7,8 @@ import { packageVersion } from '../version.ts';
 import { checkHttpArgs, defaultThreads, serveHttp } from '../serve-http.ts';
 import { serveStdio } from '../../mcp/stdio.ts';
 import { createSynapticServer } from '../../mcp/synaptic-server.ts';
+import { extractorVersion } from '../../extract/identity.node.ts';
+import { answerUpdates } from '../../extract/watch-socket.node.ts';
 import { parseGraphBytes } from '../../graph/load.node.ts';
 import type { GraphDocument } from '../../graph/model.ts';
 import type { ToolProvider } from '../../mcp/tool.ts';
@@ -213,12 +215,19 @@ export const serveCommand: Command = {
       watchSources: args.watchSources,
       // Over HTTP, the debounced source walk does not hold the (one) call that starts it.
       backgroundFreshen: args.http !== undefined,
+      warmReferences: args.http !== undefined,
       pinned,
     });
+    // With a source watcher the server holds its outputs in memory: a one-shot `synaptic update` of
+    // them is handed to it (as to `update --watch`), and the server reloads what it wrote.
+    const updates = server.updateSources
+      ? await answerUpdates({ op: 'update', version: extractorVersion(), root: dirname(dirname(graphPath)), outDir: dirname(graphPath), maxFileSize: null }, server.updateSources)
+      : undefined;
     if (args.http) {
       const threads = args.threads ?? (pinned ? 0 : defaultThreads());
       const workerInit = { graphPath, sourceRoot, concise, profile: args.profile, queryLog, name: 'synaptic', version: packageVersion() };
       await serveHttp(server, { http: args.http, apiKey: args.apiKey, readyFile: args.readyFile, threads, workerInit }, log);
+      await updates?.close();
       await server.close();
       return 0;
     }
@@ -230,6 +239,7 @@ export const serveCommand: Command = {
     log(`[synaptic] graph ${graphPath}: ${ix.n} nodes, ${ix.m} edges (from ${server.live.format === 'cbor' ? 'graph.cbor' : 'graph.json'}; ready in ${Math.round(performance.now() - started)} ms)`);
     log('[synaptic] MCP server ready on stdio');
     await done;
+    await updates?.close();
     await server.close();
     return 0;
   },

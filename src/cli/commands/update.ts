@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
 import { extractorVersion } from '../../extract/identity.node.ts';
-import { askWatcher, serveWatchSocket, type UpdateReply, type UpdateRequest } from '../../extract/watch-socket.node.ts';
+import { answerUpdates, askWatcher, type UpdateRequest } from '../../extract/watch-socket.node.ts';
 import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, printSummary, runExtractCommand, summaryLine, type ExtractArgs } from './extract-args.ts';
 
 /** `synaptic update [path]`: re-extract only added, changed and deleted files; `--watch` keeps doing it. */
@@ -125,14 +125,7 @@ async function watchUpdates(args: ExtractArgs, pollMs: number | undefined): Prom
     },
   );
   // One-shot `synaptic update` runs of this folder are handed to this process.
-  const own = requestOf(args);
-  const socket = await serveWatchSocket(args.outDir, async (request): Promise<UpdateReply> => {
-    if (request.version !== own.version) return { ok: false, error: `the watcher runs ${own.version}, the request is from ${request.version}`, declined: true };
-    if (request.root !== own.root || request.outDir !== own.outDir || request.maxFileSize !== own.maxFileSize) {
-      return { ok: false, error: 'the watcher extracts with other options', declined: true };
-    }
-    return { ok: true, summary: await handle.updateNow(), pid: process.pid };
-  });
+  const socket = await answerUpdates(requestOf(args), () => handle.updateNow());
   if (!socket.serving) process.stderr.write('synaptic: another watcher answers `synaptic update` for this folder; this one only watches\n');
   // `on`, not `once`: Ctrl-C may arrive twice (from the terminal and passed on by a parent process).
   await new Promise<void>((resolve) => {
