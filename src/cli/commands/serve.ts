@@ -25,7 +25,8 @@ Options:
   --source-root <dir>   root that get_source / search_text may read (default: the directory above synaptic-out/)
   --concise             token-lean defaults (also SYNAPTIC_CONCISE=1)
   --profile igraph      also expose the igraph-compatible tools
-  --watch               event-driven source watcher: clean queries skip the staleness walk (also SYNAPTIC_SERVE_WATCH=1)
+  --watch               event-driven source watcher: clean queries skip the staleness walk (also SYNAPTIC_SERVE_WATCH=1);
+                        a one-shot \`synaptic update\` of the served outputs is then handed to this server
   --no-watch            do not watch the graph file (it is still re-checked before calls)
   --immutable-graph     pin the graph loaded at start: no hot reload, no source catch-up, no watching
   --expected-graph-sha256 <hex>  with --immutable-graph: refuse to start unless graph.json's bytes have this digest
