@@ -5,8 +5,8 @@ import { basename, join, resolve } from 'node:path';
 import type { GraphDocument, GraphLink, GraphMeta, GraphNode, HazardSite } from '../graph/model.ts';
 import { indexGraph } from '../graph/indexed-graph.ts';
 import { Core } from '../core/index.ts';
-import { decodeGraph } from '../graph/snapshot.ts';
-import { encodeGraph } from '../graph/snapshot-encode.ts';
+import { decodeSnapshot, snapshotToDocument } from '../graph/snapshot.ts';
+import { EncodeMemo, encodeGraph } from '../graph/snapshot-encode.ts';
 import { MANIFEST_VERSION, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
 import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
 import type { FileFacts } from './facts.ts';
@@ -255,7 +255,7 @@ const SHIFT_MAX_FILES = 64;
 function shiftEditedPositions(input: {
   outDir: string; version: string; previous: Manifest; entries: Map<string, CacheEntry>;
   manifestFiles: Record<string, ManifestEntry>; root: string; commit: string | null; languages: Record<string, number>;
-  inputsMatch: (files: Record<string, ManifestEntry>) => boolean; resident: ResidentOutputs | undefined;
+  inputsMatch: (files: Record<string, ManifestEntry>) => boolean; resident: ResidentOutputs | undefined; decoded: DecodedMemo;
 }): {
   doc: GraphDocument; shards: Map<number, Record<string, CacheEntry>>; lines: number;
   /** Nodes and links whose text changed; each node's community in the previous graph. */
@@ -299,7 +299,7 @@ function shiftEditedPositions(input: {
   }
   let doc: GraphDocument;
   try {
-    doc = previousGraph(outDir, input.resident);
+    doc = previousGraph(outDir, input.resident, input.decoded);
   } catch {
     return noShift('10');
   }
@@ -335,7 +335,7 @@ function shiftEditedPositions(input: {
 function relinkChanged(input: {
   outDir: string; version: string; previous: Manifest; prevCache: Record<string, CacheEntry> | null; entries: Map<string, CacheEntry>;
   changedPaths: string[]; manifestFiles: Record<string, ManifestEntry>; facts: FileFacts[]; context: ReturnType<typeof buildProjectContext>;
-  inputsMatch: (files: Record<string, ManifestEntry>) => boolean; resident: ResidentOutputs | undefined;
+  inputsMatch: (files: Record<string, ManifestEntry>) => boolean; resident: ResidentOutputs | undefined; decoded: DecodedMemo;
 }): (RelinkResult & { previousNodes: GraphNode[] }) | null {
   const { outDir, version, previous, prevCache, entries, changedPaths } = input;
   if (changedPaths.length > RELINK_MAX_FILES) return noRelink('too many changed files');
@@ -357,7 +357,7 @@ function relinkChanged(input: {
   if (!deps) return noRelink('link cache');
   let doc: GraphDocument;
   try {
-    doc = previousGraph(outDir, input.resident);
+    doc = previousGraph(outDir, input.resident, input.decoded);
   } catch {
     return noRelink('graph.cbor');
   }
@@ -390,10 +390,24 @@ function keptNodes(incremental: RelinkResult & { previousNodes: GraphNode[] }, c
   return out;
 }
 
-/** The previous run's graph (graph.cbor) for the caller to change: a resident process hands over the one it wrote. */
-function previousGraph(outDir: string, resident: ResidentOutputs | undefined): GraphDocument {
+/** An encode memo of the previous graph as read from disk (see previousGraph). */
+interface DecodedMemo {
+  memo?: EncodeMemo;
+}
+
+/**
+ * The previous run's graph (graph.cbor) for the caller to change: a resident process hands over the
+ * one it wrote. Read from disk, its columns also become `decoded.memo`, so the new graph.cbor copies
+ * the rows the update keeps instead of encoding them again.
+ */
+function previousGraph(outDir: string, resident: ResidentOutputs | undefined, decoded: DecodedMemo): GraphDocument {
   const file = join(outDir, 'graph.cbor');
-  return takeKept(resident, file, () => decodeGraph(readFileSync(file)));
+  return takeKept(resident, file, () => {
+    const snap = decodeSnapshot(readFileSync(file));
+    const doc = snapshotToDocument(snap);
+    decoded.memo = EncodeMemo.fromDecoded(snap, doc);
+    return doc;
+  });
 }
 
 /** Logs the wall time since the previous call when enabled (a no-op otherwise). */
@@ -583,9 +597,11 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   options.onPhase?.('linking');
   // SYNAPTIC_DEBUG=steps: wall time of each step from here on, on stderr (where an update spends its time).
   const step = stepTimer(process.env.SYNAPTIC_DEBUG === 'steps');
+  /** Set when the previous graph is read from disk below. */
+  const decoded: DecodedMemo = {};
   // A few files edited in positions only: move their positions in the previous graph, no relink.
   const shifted = previous && added === 0 && deleted === 0 && entries.size > 0 && reusedMeta.size > 0
-    ? shiftEditedPositions({ outDir, version, previous, entries, manifestFiles, root, commit, languages, resident, inputsMatch: (files) =>
+    ? shiftEditedPositions({ outDir, version, previous, entries, manifestFiles, root, commit, languages, resident, decoded, inputsMatch: (files) =>
       hashInputs(version, seed, core ? 'core' : 'ts', commit, files, walk.skipped, contextTexts) === previous.inputs_hash })
     : null;
   let prevCache: Record<string, CacheEntry> | null = null;
@@ -656,7 +672,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     step('collect facts');
     const incremental = previous && added === 0 && deleted === 0 && redo.length === 0 && changedPaths.length > 0
       ? relinkChanged({
-        outDir, version, previous, prevCache, entries, changedPaths, manifestFiles, facts, context, resident, inputsMatch: (files) =>
+        outDir, version, previous, prevCache, entries, changedPaths, manifestFiles, facts, context, resident, decoded, inputsMatch: (files) =>
           hashInputs(version, seed, core ? 'core' : 'ts', commit, files, walk.skipped, contextTexts) === previous.inputs_hash,
       })
       : null;
@@ -792,10 +808,13 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   let cborWrite: StagedWrite | null = null;
   try {
     // indexGraph's endpoints stand for the id lookups when ids are unique and no link dangles.
-    // A resident process copies the rows the update did not touch from its last encode.
+    // The rows the update did not touch are copied from the previous graph.cbor's columns: those of a
+    // resident process's last encode, or of the file just read.
+    if (resident && decoded.memo) resident.encodeMemo = decoded.memo;
+    const memo = decoded.memo ?? resident?.encodeMemo;
     const snapshotBytes = encodeGraph(
       doc, indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined,
-      resident ? { memo: resident.encodeMemo, ...(reuse ? { nodeFrom: reuse.nodes, linkFrom: reuse.links } : {}) } : undefined,
+      memo ? { memo, ...(reuse ? { nodeFrom: reuse.nodes, linkFrom: reuse.links } : {}) } : undefined,
     );
     cborWrite = stageAtomic(outputs.graphCbor, snapshotBytes);
     step('encode graph.cbor');

@@ -22,6 +22,10 @@ export class ResidentOutputs {
     return this.#encodeMemo;
   }
 
+  set encodeMemo(memo: EncodeMemo) {
+    this.#encodeMemo = memo;
+  }
+
   /** The decoded value of `path`: the kept one if the file is unchanged, else `load()` (kept when not null). */
   read<T>(path: string, load: () => T): T {
     const stamp = stampOf(path);

@@ -123,6 +123,23 @@ export class EncodeMemo {
     this.generation++;
   }
 
+  /**
+   * A memo whose last encode is the graph.cbor just decoded (`snap`) into `doc` (its rows, in order):
+   * a process that read the previous graph from disk copies the rows its update keeps, too.
+   */
+  static fromDecoded(snap: GraphSnapshot, doc: GraphDocument): EncodeMemo {
+    const memo = new EncodeMemo();
+    const tableNumbers = new Int32Array(snap.strings.length);
+    for (let i = 0; i < snap.strings.length; i++) tableNumbers[i] = memo.numberOf(snap.strings[i]!);
+    memo.last = {
+      nodes: doc.nodes.slice(), links: doc.links.slice(), tableNumbers,
+      node: snap.node, link: snap.link, relations: snap.relations, nodeColumns: snap.nodeColumns,
+      copyable: snap.nodeExtras.size === 0 && snap.linkExtras.size === 0 && snap.linkColumns.length === 0
+        && doc.nodes.length === snap.nodeCount && doc.links.length === snap.linkCount,
+    };
+    return memo;
+  }
+
   /** Strings that later versions no longer use pile up over a long session: a worn memo is best replaced. */
   get worn(): boolean {
     return this.strings.length > 2 * (this.last?.tableNumbers.length ?? 0) + 65_536;
