@@ -305,6 +305,8 @@ function shiftEditedPositions(input: {
   }
   const nodes = inLinkKeyOrder(doc.nodes);
   if (!nodes) return noShift('11');
+  // (re-keyed copies of the same records: graph.cbor still copies their rows)
+  (input.decoded.memo ?? input.resident?.encodeMemo)?.replaceNodes(doc.nodes, nodes);
   doc.nodes = nodes;
   const nodeIndex = new Map<string, number>();
   for (let i = 0; i < nodes.length; i++) nodeIndex.set(nodes[i]!.id, i);

@@ -124,6 +124,17 @@ export class EncodeMemo {
   }
 
   /**
+   * The last encode's node objects were replaced one for one (`before[i]` by `after[i]`, same record,
+   * e.g. re-keyed copies): rows are copied for the new objects. Ignored unless `before` are they.
+   */
+  replaceNodes(before: readonly object[], after: readonly object[]): void {
+    const last = this.last;
+    if (!last || last.nodes.length !== before.length || before.length !== after.length) return;
+    for (let i = 0; i < before.length; i++) if (last.nodes[i] !== before[i]) return;
+    last.nodes = after.slice();
+  }
+
+  /**
    * A memo whose last encode is the graph.cbor just decoded (`snap`) into `doc` (its rows, in order):
    * a process that read the previous graph from disk copies the rows its update keeps, too.
    */
