@@ -11,7 +11,9 @@
 // HTTP_BENCH_GRAPH=<graph.json> picks the graph (>= 50k nodes for the issue's target); without it the
 // fixture repo is extracted. BENCH_QUICK=1: fewer calls and clients. HTTP_BENCH_NODE_ARGS adds node
 // flags to the server (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof); HTTP_BENCH_DEBUG=1 logs the slowest
-// calls of each run; HTTP_BENCH_WARMUP sets the uncounted warm-up calls (default 2000);
+// calls of each run, the 100 ms windows holding the calls over p99, the load client's own GC pauses and
+// the run's start in epoch ms (to line up with server-side logs); HTTP_BENCH_WARMUP sets the uncounted
+// warm-up calls (default 2000); the server's resident memory (now and peak) is logged after the runs;
 // HTTP_BENCH_SERVER_STDOUT=<file> keeps the server's stdout (e.g. --trace-gc lines);
 // HTTP_BENCH_SERVE_ARGS adds `serve` options (e.g. `--threads 0` for the single-threaded server).
 // No timing asserts.
@@ -20,6 +22,7 @@ import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 
 import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
@@ -57,6 +60,8 @@ export interface HttpBenchResult extends LoadRun {
   openLoop: LoadRun & { targetRate: number };
   warmupCalls: number;
   load: { start: number; end: number };
+  /** Server resident memory at the end and its peak (VmRSS / VmHWM, MB; undefined without /proc). */
+  serverRssMb?: { end: number; peak: number };
 }
 
 function percentile(sorted: Float64Array | number[], p: number): number {
@@ -71,6 +76,18 @@ function processCpuMs(pid: number | undefined): { total: number; system: number 
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // After the command: state is field 3, utime field 14, stime field 15 (1-based, clock ticks of 10 ms).
     return { total: (Number(fields[11]) + Number(fields[12])) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resident memory of a process now and at its peak, MB (Linux /proc). */
+function processRssMb(pid: number | undefined): { end: number; peak: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { end: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
   } catch {
     return undefined;
   }
@@ -186,6 +203,14 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
       const cpu0 = process.cpuUsage();
       const server0 = processCpuMs(server.pid);
       const t0 = performance.now();
+      // HTTP_BENCH_DEBUG: the load client's own GC pauses (they delay every call in flight too).
+      const clientGc: string[] = [];
+      const gcObserver = process.env.HTTP_BENCH_DEBUG
+        ? new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) if (e.duration >= 2) clientGc.push(`${(e.startTime - t0).toFixed(0)}ms:${e.duration.toFixed(1)}`);
+          })
+        : undefined;
+      gcObserver?.observe({ entryTypes: ['gc'] });
       if (!schedule) {
         let next = 0;
         await Promise.all(Array.from({ length: clients }, async () => {
@@ -219,6 +244,7 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
         await Promise.all(pending);
       }
       const seconds = (performance.now() - t0) / 1000;
+      gcObserver?.disconnect();
       const cpu = process.cpuUsage(cpu0);
       const server1 = processCpuMs(server.pid);
       const byTool: LoadRun['byTool'] = {};
@@ -229,11 +255,13 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
       const sorted = latencies.slice().sort();
       if (process.env.HTTP_BENCH_DEBUG) {
         const idx = Array.from(latencies.keys()).sort((a, b) => latencies[b]! - latencies[a]!).slice(0, 8);
+        log(`run start ${(performance.timeOrigin + t0).toFixed(0)} (epoch ms)`);
         log(`slowest: ${idx.map((k) => `#${k} ${TOOLS[calls[k]!.tool]} ${latencies[k]!.toFixed(0)} ms at ${(starts[k]! - t0).toFixed(0)} ms`).join('; ')}`);
         // Where the tail sits in time: the 100 ms windows (by send time) holding the calls over the run's p99.
         const cut = percentile(latencies.slice().sort(), 99);
         const windows = new Map<number, number>();
         for (let k = 0; k < calls.length; k++) if (latencies[k]! >= cut) windows.set(Math.floor((starts[k]! - t0) / 100), (windows.get(Math.floor((starts[k]! - t0) / 100)) ?? 0) + 1);
+        log(`client GC pauses >= 2 ms (at: duration): ${clientGc.join(' ') || 'none'}`);
         log(`calls >= p99 (${cut.toFixed(1)} ms) by 100 ms window: ${[...windows].sort((x, y) => y[1] - x[1]).slice(0, 12).map(([w, c]) => `${w * 100}ms:${c}`).join(' ')} (${windows.size} windows)`);
       }
       let errors = 0;
@@ -261,9 +289,16 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
       };
     };
 
-    const warm = await measure(prepare(warmup, 1_000_000), 1_000_000);
-    const closed = await measure(prepare(total, 0), 0);
-    const open = await measure(prepare(total, 2_000_000), 2_000_000, (i) => (i * 1000) / rate);
+    // Every request set is built before the warm-up (same order, so the same arguments as ever): the
+    // client's allocation and GC for 40,000 prepared requests then fall in the uncounted warm-up
+    // instead of the first 100-300 ms of the closed loop.
+    const warmCalls = prepare(warmup, 1_000_000);
+    const closedCalls = prepare(total, 0);
+    const openCalls = prepare(total, 2_000_000);
+    const warm = await measure(warmCalls, 1_000_000);
+    const closed = await measure(closedCalls, 0);
+    const open = await measure(openCalls, 2_000_000, (i) => (i * 1000) / rate);
+    const rss = processRssMb(server.pid);
     clearInterval(trickleTimer);
     trickle.destroy();
     stalled.body.destroy();
@@ -277,10 +312,11 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
       openLoop: { ...open, targetRate: rate },
       warmupCalls: warm.calls,
       load: { start: loadStart, end: loadavg()[0]! },
+      serverRssMb: rss,
     };
     const fmt = (r: LoadRun) =>
       `${r.callsPerSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, ${r.errors} errors, ${r.dropped} dropped, CPU/call server ${r.serverCpuMsPerCall?.toFixed(2) ?? '?'} ms (${r.serverSystemShare === undefined ? '?' : Math.round(r.serverSystemShare * 100)}% kernel) client ${r.clientCpuMsPerCall.toFixed(2)} ms`;
-    log(`http: ${nodes} nodes, ${clients} clients, ${total} calls (after ${warm.calls} warm-up); load average ${loadStart.toFixed(1)} -> ${result.load.end.toFixed(1)}`);
+    log(`http: ${nodes} nodes, ${clients} clients, ${total} calls (after ${warm.calls} warm-up); load average ${loadStart.toFixed(1)} -> ${result.load.end.toFixed(1)}; server RSS ${rss ? `${rss.end.toFixed(0)} MB (peak ${rss.peak.toFixed(0)} MB)` : '?'}`);
     log(`http closed loop: ${fmt(closed)}`);
     log(`http open loop at ${rate}/s: ${fmt(open)}`);
     return result;

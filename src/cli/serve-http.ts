@@ -46,6 +46,10 @@ export async function serveHttp(server: SynapticServer, args: HttpServeArgs, log
   if (isWildcard(address.host) && !apiKey) {
     log(`[synaptic] warning: serving on all interfaces (${address.host}) with no API key: anyone who can reach this port can read the graph; pass --api-key or set SYNAPTIC_API_KEY`);
   }
+  // Build the lazy indexes (ranking postings, name maps, label order, node references, the graph copy)
+  // before the port is bound, as the workers do: built by the timer after the load instead, they
+  // hold every call in flight for most of a second on a 50k-node graph, just as clients arrive.
+  server.live.engine.warm(true);
   let pool: ToolPool | undefined;
   if (args.threads && args.workerInit) {
     const started = performance.now();

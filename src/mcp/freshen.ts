@@ -41,11 +41,14 @@ const STAT_CHUNK = 200;
  * worker reads and parses .manifest.json itself (again only when its mtime or size changed), so the
  * server's first check costs its main thread nothing while the graph loads, and answers each walk
  * with the first path that differs (or null; also for a missing or foreign manifest, as the main
- * thread's parseManifest would). Self-contained CommonJS, so it runs the same from source (tsx) and
- * from the bundle.
+ * thread's parseManifest would). On Linux the thread runs at the lowest priority (nice 19, that
+ * thread only). Self-contained CommonJS, so it runs the same from source (tsx) and from the bundle.
  */
 const WALK_WORKER = `
 const { parentPort } = require('node:worker_threads');
+// On Linux a nice value is per thread: the walk then takes only CPU the serving threads leave idle
+// (on a busy two-core server, a walk at normal priority slowed every call in flight for its ~100 ms).
+if (process.platform === 'linux') { try { require('node:os').setPriority(19); } catch {} }
 const { readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 let cached = null;

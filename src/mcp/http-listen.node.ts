@@ -100,6 +100,34 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; 
   });
 }
 
+/** Headers whose repeats Node drops (the first value wins), as `IncomingMessage.headers` does. */
+const FIRST_VALUE_WINS = new Set([
+  'age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since',
+  'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after',
+  'server', 'user-agent',
+]);
+
+/**
+ * One request header (lower-case name) read from `rawHeaders`, with the value `req.headers[name]`
+ * would give (joined like `header()` joins an array): the first value of a drop-duplicates header,
+ * cookies joined by '; ', others by ', '. Node builds the whole `req.headers` object on its first
+ * use, which costs more than the few lookups a call makes.
+ */
+export function rawHeader(raw: readonly string[], name: string): string | null {
+  let out: string | null = null;
+  const first = FIRST_VALUE_WINS.has(name);
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length !== name.length || (key !== name && key.toLowerCase() !== name)) continue;
+    const value = raw[i + 1]!;
+    if (out === null) {
+      out = value;
+      if (first) break;
+    } else out += (name === 'cookie' ? '; ' : ', ') + value;
+  }
+  return out;
+}
+
 /** A plain request path (no query, escapes or dot segments): its URL pathname is the path itself. */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)*\/?$/;
 
@@ -144,8 +172,7 @@ class NodeRequest implements HttpRequestLike {
   }
 
   header(name: string): string | null {
-    const v = this.req.headers[name];
-    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    return rawHeader(this.req.rawHeaders, name);
   }
 
   text(): Promise<string> {
@@ -183,7 +210,11 @@ async function sendReply(reply: HttpReply, res: ServerResponse): Promise<void> {
   const body = reply.body;
   if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) {
     const length = body === undefined ? undefined : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    const headers = length === undefined ? reply.headers : { ...reply.headers, 'content-length': String(length) };
+    let headers = reply.headers;
+    if (length !== undefined) {
+      headers = Object.assign({}, headers); // (a spread of the varying header shapes is V8's slow path)
+      headers['content-length'] = String(length);
+    }
     res.writeHead(reply.status, headers);
     queueEnd(res, body);
     return;

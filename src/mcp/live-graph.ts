@@ -27,6 +27,8 @@ export interface LiveGraphOptions {
   /** Minimum ms between two on-call stamp checks of the graph file. */
   checkIntervalMs?: number;
   watch?: boolean;
+  /** Warm every loaded graph's node references too (`QueryEngine.warm(true)`; HTTP servers). */
+  warmReferences?: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export class LiveGraph {
     const live = new LiveGraph(options, loaded);
     if (options.watch !== false) live.closeWatch = watchGraphFile(options.graphPath, () => void live.reloadIfChanged());
     // The ranking postings are built off the startup path, shortly after the server is up.
-    setTimeout(() => live.current.warm(), 300).unref?.();
+    setTimeout(() => live.current.warm(options.warmReferences), 300).unref?.();
     return live;
   }
 
@@ -70,7 +72,7 @@ export class LiveGraph {
   static pinned(options: LiveGraphOptions, doc: GraphDocument, stamp: { mtimeMs: number; size: number }): LiveGraph {
     const live = new LiveGraph(options, { doc, path: options.graphPath, format: 'json', mtimeMs: stamp.mtimeMs, size: stamp.size });
     live.pinned = true;
-    setTimeout(() => live.current.warm(), 300).unref?.();
+    setTimeout(() => live.current.warm(options.warmReferences), 300).unref?.();
     return live;
   }
 
@@ -125,7 +127,7 @@ export class LiveGraph {
       try {
         const loaded = await loadGraph(this.options.graphPath);
         const engine = buildEngine(loaded, this.options.traversal);
-        engine.warm();
+        engine.warm(this.options.warmReferences);
         const old = this.current;
         this.loaded = stampOnly(loaded);
         this.current = engine; // atomic swap: in-flight calls keep their reference to `old`

@@ -77,8 +77,9 @@ async function main(): Promise<void> {
     log,
     watch: false,
     graphCheckIntervalMs: Number.POSITIVE_INFINITY,
+    warmReferences: true,
   });
-  server.live.engine.warm();
+  server.live.engine.warm(true);
   const transport = new HttpTransport({ core: server.core, hub: server.hub, maxBodyBytes: init.maxBodyBytes, log });
   // Calls are answered in arrival order; replies go back in batches of about FLUSH_MS of work, so
   // the main thread writes the first answers of a big batch while this thread computes the rest.

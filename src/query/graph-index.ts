@@ -34,6 +34,7 @@ export class GraphIndex {
   /** Community of each node, -1 when none. */
   readonly community: Int32Array;
   private sortedCache: string[] | undefined;
+  private labelOrderCache: Uint32Array | undefined;
   /** Per edge: confidence (0 EXTRACTED, 1 INFERRED, 2 AMBIGUOUS) and the line of the call/reference site. */
   readonly edgeConf: Uint8Array;
   readonly edgeLine: Uint32Array;
@@ -161,6 +162,25 @@ export class GraphIndex {
   }
 
   /**
+   * Each node's place in the order (label by UTF-16 code units, then id): comparing two places
+   * compares the labels, so listings sort by label without a string comparison per step. Built on
+   * first use (or by `warm()`).
+   */
+  get labelOrder(): Uint32Array {
+    if (!this.labelOrderCache) {
+      const labels = new Array<string>(this.n);
+      for (let v = 0; v < this.n; v++) labels[v] = this.label(v);
+      const ids = new Uint32Array(this.n);
+      for (let v = 0; v < this.n; v++) ids[v] = v;
+      ids.sort((a, b) => (labels[a]! < labels[b]! ? -1 : labels[a]! > labels[b]! ? 1 : a - b));
+      const order = new Uint32Array(this.n);
+      for (let i = 0; i < ids.length; i++) order[ids[i]!] = i;
+      this.labelOrderCache = order;
+    }
+    return this.labelOrderCache;
+  }
+
+  /**
    * Label stem token -> node ids, and path stem token -> node ids (query_graph ranking). Built on
    * first use (or by `warm()`), so a server answers its first lookup without paying for them.
    */
@@ -184,6 +204,7 @@ export class GraphIndex {
     void this.labelCount;
     void this.byFile;
     void this.communities;
+    void this.labelOrder;
   }
 
   private buildPostings(): { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } {

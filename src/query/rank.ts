@@ -65,6 +65,9 @@ interface Scratch {
   best: Float64Array;
   bestDepth: Int32Array;
   doneGen: Uint32Array;
+  /** The call's matched nodes and based nodes, in insertion order (lists, not per-node columns). */
+  matchedList: Int32Array;
+  basedList: Int32Array;
   /** Per node, fixed for the index: is it a file node; the two log-degree hub divisors. */
   isFile: Uint8Array;
   matchHub: Float64Array;
@@ -89,6 +92,8 @@ function scratchFor(ix: GraphIndex): Scratch {
       best: new Float64Array(n),
       bestDepth: new Int32Array(n),
       doneGen: new Uint32Array(n),
+      matchedList: new Int32Array(n),
+      basedList: new Int32Array(n),
       isFile: new Uint8Array(n),
       matchHub: new Float64Array(n),
       expandHub: new Float64Array(n),
@@ -141,15 +146,16 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   const sc = scratchFor(ix);
   const gen = sc.gen;
   const { matchGen, label, path, concepts } = sc;
-  /** Matched nodes in first-match order. */
-  const matched: NodeId[] = [];
+  /** Matched nodes in first-match order (each at most once, so n slots suffice). */
+  const matched = sc.matchedList;
+  let matchedCount = 0;
   const touch = (v: NodeId): void => {
     if (matchGen[v] === gen) return;
     matchGen[v] = gen;
     label[v] = 0;
     path[v] = 0;
     concepts[v] = 0;
-    matched.push(v);
+    matched[matchedCount++] = v;
   };
   const logN = Math.log(1 + n);
   const labelPostings = ix.labelPostings;
@@ -201,12 +207,13 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   }
 
   const { baseGen, base } = sc;
-  /** Nodes with a base score (the question's own matches), in insertion order. */
-  const based: NodeId[] = [];
+  /** Nodes with a base score (the question's own matches), in insertion order (each once). */
+  const based = sc.basedList;
+  let basedCount = 0;
   let top = 0;
   const labelWords = ix.labelWords;
   const { matchHub, expandHub } = sc;
-  for (let k = 0; k < matched.length; k++) {
+  for (let k = 0; k < matchedCount; k++) {
     const v = matched[k]!;
     if (!allowed(v)) continue;
     const c = popcount(concepts[v]!);
@@ -221,7 +228,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     if (w !== undefined) s *= 1 + 0.5 * w;
     baseGen[v] = gen;
     base[v] = s;
-    based.push(v);
+    based[basedCount++] = v;
     if (s > top) top = s;
   }
   const hasBase = (v: NodeId): boolean => baseGen[v] === gen;
@@ -234,19 +241,19 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
       ids.sort((a, b) => ix.degree[b]! - ix.degree[a]! || a - b);
       for (const v of ids.slice(0, 5)) {
         const s = floor * (0.5 + 0.5 * w);
-        if (!hasBase(v)) based.push(v);
+        if (!hasBase(v)) based[basedCount++] = v;
         baseGen[v] = gen;
         base[v] = s;
         if (s > top) top = s;
       }
     }
   }
-  const matchedTotal = based.length;
+  const matchedTotal = basedCount;
   if (!matchedTotal) return { tokens, seeds: [], nodes: [], edges: [], matchedTotal: 0, nodeCap: cap };
 
   // Only the strongest cap*4 matches are used (seeds come from the first dozen): select them
   // instead of sorting every match; the order (score desc, id asc) is total, so this is exact.
-  const ranked = topMatches(based, base, cap * 4);
+  const ranked = topMatches(based, basedCount, base, cap * 4);
   const seedLimit = Math.max(1, Math.min(Math.ceil(cap / 2), 12));
   const seeds: NodeId[] = [];
   for (const v of ranked) {
@@ -326,14 +333,15 @@ function ahead(sa: number, va: number, sb: number, vb: number): boolean {
   return sa > sb || (sa === sb && va < vb);
 }
 
-/** The k best of `ids` by (score desc, id asc), in that order: a bounded heap, then a sort of k. */
-function topMatches(ids: readonly NodeId[], score: Float64Array, k: number): NodeId[] {
-  if (ids.length <= k) return [...ids].sort((a, b) => score[b]! - score[a]! || a - b);
+/** The k best of the first `count` ids by (score desc, id asc), in that order: a bounded heap, then a sort of k. */
+function topMatches(ids: Int32Array, count: number, score: Float64Array, k: number): NodeId[] {
+  if (count <= k) return Array.from(ids.subarray(0, count)).sort((a, b) => score[b]! - score[a]! || a - b);
   // Min-heap of the k best so far: the weakest of them at the root.
   const h = new Int32Array(k);
   let size = 0;
   const weaker = (i: number, j: number): boolean => ahead(score[h[j]!]!, h[j]!, score[h[i]!]!, h[i]!);
-  for (const v of ids) {
+  for (let c = 0; c < count; c++) {
+    const v = ids[c]!;
     if (size < k) {
       let i = size++;
       h[i] = v;

@@ -113,6 +113,54 @@ export function qualifiedRef(index: GraphIndex, v: NodeId): string {
   return node.id;
 }
 
+/**
+ * {@link qualifiedRef} of every node of one label group (the ids `byLabel` lists for one lower-cased
+ * label), computed together, with the same strings in `ids` order. A node keeps `label@file` when no
+ * other member's file contains its file (what resolving the reference back checks). Each file is
+ * lower-cased once, and the containment test looks only at files that can contain it: a file with a
+ * middle path segment (`a/b/c`) can only sit inside files having that whole segment (`/b/` must
+ * appear), so the rarest middle segment picks the candidates; other files are compared with every
+ * longer file. Linear-ish instead of quadratic in the group's size (a thousand `fixture.ts`).
+ */
+export function qualifiedRefsOfGroup(index: GraphIndex, ids: readonly NodeId[]): string[] {
+  if (ids.length === 1) return [qualifiedRef(index, ids[0]!)];
+  const lowerFiles = ids.map((v) => String(index.node(v).source_file ?? '').toLowerCase());
+  const counts = new Map<string, number>();
+  for (const f of lowerFiles) counts.set(f, (counts.get(f) ?? 0) + 1);
+  const distinct = [...counts.keys()];
+  const segments = distinct.map((f) => f.split('/'));
+  const bySegment = new Map<string, number[]>();
+  for (let i = 0; i < distinct.length; i++) {
+    for (const seg of new Set(segments[i])) {
+      const list = bySegment.get(seg);
+      if (list) list.push(i);
+      else bySegment.set(seg, [i]);
+    }
+  }
+  const unique = new Set<string>();
+  for (let i = 0; i < distinct.length; i++) {
+    const f = distinct[i]!;
+    if (counts.get(f) !== 1) continue;
+    const segs = segments[i]!;
+    let candidates: number[] | undefined;
+    for (let s = 1; s < segs.length - 1; s++) {
+      const list = bySegment.get(segs[s]!)!;
+      if (!candidates || list.length < candidates.length) candidates = list;
+    }
+    let contained = false;
+    if (candidates) {
+      for (const j of candidates) if (j !== i && distinct[j]!.length > f.length && distinct[j]!.includes(f)) contained = true;
+    } else {
+      for (let j = 0; j < distinct.length && !contained; j++) if (distinct[j]!.length > f.length && distinct[j]!.includes(f)) contained = true;
+    }
+    if (!contained) unique.add(f);
+  }
+  return ids.map((v, i) => {
+    const node = index.node(v);
+    return node.source_file && unique.has(lowerFiles[i]!) ? `${index.label(v)}@${node.source_file}` : node.id;
+  });
+}
+
 function resolveQualifiedOnly(index: GraphIndex, label: string, file: string): NodeId[] {
   const fileLower = file.toLowerCase();
   const ids = index.byLabel.get(label.toLowerCase()) ?? [];

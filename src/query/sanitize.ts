@@ -46,8 +46,15 @@ function isPlain(s: string, max: number): boolean {
   return true;
 }
 
+/** Relation names seen so far (a graph has a few dozen; listings print one per line). */
+const relationMemo = new Map<string, string>();
+
 /** Sanitize a relation name: only `[A-Za-z0-9_.-]` survive. */
 export function sanitizeRelation(relation: unknown): string {
-  const s = String(relation ?? '').replace(/[^A-Za-z0-9_.-]/g, '_');
-  return s.slice(0, 60) || 'unknown';
+  const raw = String(relation ?? '');
+  const known = relationMemo.get(raw);
+  if (known !== undefined) return known;
+  const safe = raw.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60) || 'unknown';
+  if (relationMemo.size < 1024 && raw.length <= 200) relationMemo.set(raw, safe);
+  return safe;
 }

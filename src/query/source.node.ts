@@ -74,6 +74,14 @@ interface CachedSource {
 const SOURCE_CACHE_CHARS = 4 * 1024 * 1024;
 const sourceCache = new Map<string, CachedSource>();
 let sourceCacheChars = 0;
+/**
+ * Admission: a file enters the cache on its second read among the last SEEN_LIMIT files read
+ * uncached. One-off reads (a busy server answering symbols all over a big repository) then neither
+ * evict the files being re-read nor keep their text alive long enough to be copied into the old
+ * generation and swept there later; a file an agent pages through is cached from its second read.
+ */
+const SEEN_LIMIT = 256;
+const seenOnce = new Set<string>();
 
 function cachedSource(real: string, st: Stats): CachedSource {
   const hit = sourceCache.get(real);
@@ -93,7 +101,12 @@ function cachedSource(real: string, st: Stats): CachedSource {
   for (let i = text.indexOf('\n'), k = 1; i >= 0; i = text.indexOf('\n', i + 1)) lineStarts[k++] = i + 1;
   const lines = text.length === 0 || text.charCodeAt(text.length - 1) === 10 ? breaks : breaks + 1;
   const entry: CachedSource = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, text, lineStarts, lines };
-  if (text.length <= SOURCE_CACHE_CHARS / 4) {
+  const again = seenOnce.delete(real);
+  if (!again) {
+    seenOnce.add(real);
+    if (seenOnce.size > SEEN_LIMIT) seenOnce.delete(seenOnce.values().next().value!);
+  }
+  if ((again || hit) && text.length <= SOURCE_CACHE_CHARS / 4) {
     sourceCache.set(real, entry);
     sourceCacheChars += text.length;
     for (const [key, old] of sourceCache) {

@@ -82,3 +82,17 @@ test('lineReader() gives each line of text.split("\\n"), trimmed, and undefined 
   });
   assert.equal(lineReader(root)('missing.txt', 1), undefined);
 });
+
+test('readLines() answers right across the cache admission: one-off reads, re-reads, edits after caching', async () => {
+  // More distinct files than the admission remembers, each read once, then some read again (and
+  // cached), edited in place with the same size, and read a third time.
+  mkdirSync(join(root, 'many'), { recursive: true });
+  const count = 600;
+  for (let i = 0; i < count; i++) writeFileSync(join(root, 'many', `m${i}.ts`), `first ${i}\nsecond ${i}\n`);
+  for (let i = 0; i < count; i++) assert.deepEqual(readLines(root, `many/m${i}.ts`, 2, 2).lines, [`second ${i}`]);
+  for (let i = count - 10; i < count; i++) assert.deepEqual(readLines(root, `many/m${i}.ts`, 1, 1).lines, [`first ${i}`]);
+  await new Promise((r) => setTimeout(r, 5));
+  for (let i = count - 10; i < count; i++) writeFileSync(join(root, 'many', `m${i}.ts`), `FIRST ${i}\nSECOND ${i}\n`);
+  for (let i = count - 10; i < count; i++) assert.deepEqual(readLines(root, `many/m${i}.ts`, 1, 9).lines, [`FIRST ${i}`, `SECOND ${i}`]);
+  assert.deepEqual(readLines(root, 'many/m0.ts', 1, 9).lines, ['first 0', 'second 0']);
+});

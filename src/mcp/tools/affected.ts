@@ -56,7 +56,7 @@ export function createAffectedTool(ctx: GraphToolContext): ToolDefinition<typeof
       const v = res.node;
       const depth = Math.max(1, Math.min(16, args.depth ?? 3));
       const { hits, foldedMembers, byDepth } = engine.affected(v, depth, args.relations);
-      const seed = sanitize(engine.ix.label(v));
+      const seed = engine.safeLabel(v);
       const limit = args.limit ?? ctx.defaults.listLimit;
       const lines: string[] = [];
       if (foldedMembers) lines.push(`${seed} is a ${sanitize(engine.ix.node(v).kind, 30)} with ${foldedMembers} members; impact is aggregated across the class and its members`);
@@ -69,11 +69,11 @@ export function createAffectedTool(ctx: GraphToolContext): ToolDefinition<typeof
       }
       const structured: Record<string, unknown> = {
         seed,
-        seed_qualified: sanitize(engine.qualified(v), 400),
+        seed_qualified: engine.safeQualified(v),
         resolved: true,
         affected: hits.slice(0, STRUCTURED_CAP).map((h) => ({
-          label: sanitize(engine.ix.label(h.node)),
-          qualified: sanitize(engine.qualified(h.node), 400),
+          label: engine.safeLabel(h.node),
+          qualified: engine.safeQualified(h.node),
           depth: h.depth,
           via_relation: sanitizeRelation(h.via),
         })),

@@ -9,12 +9,12 @@ export function nodeLine(engine: QueryEngine, v: NodeId): string {
   const node = engine.ix.node(v);
   const loc = node.source_location ? `:${sanitize(node.source_location, 20)}` : '';
   const file = node.source_file ? ` ${sanitize(node.source_file)}${loc}` : '';
-  return `${sanitize(engine.ix.label(v))} [${sanitize(node.kind ?? node.file_type, 30)}]${file}`;
+  return `${engine.safeLabel(v)} [${sanitize(node.kind ?? node.file_type, 30)}]${file}`;
 }
 
 /** Sanitized copy-ready qualified reference of a node. */
 export function qualified(engine: QueryEngine, v: NodeId): string {
-  return sanitize(engine.qualified(v), 400);
+  return engine.safeQualified(v);
 }
 
 export function sanitizedCandidates(candidates: Candidate[]): Array<Record<string, unknown>> {

@@ -50,12 +50,12 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
       const structuredNodes = r.nodes.map((h) => {
         const node = ix.node(h.node);
         const entry: Record<string, unknown> = {
-          label: sanitize(ix.label(h.node)),
+          label: engine.safeLabel(h.node),
           file_type: sanitize(node.file_type ?? 'code', 30),
           source_file: sanitize(node.source_file ?? ''),
           score: h.score,
         };
-        if (engine.isDuplicateLabel(h.node)) entry.qualified = sanitize(engine.qualified(h.node), 400);
+        if (engine.isDuplicateLabel(h.node)) entry.qualified = engine.safeQualified(h.node);
         if (recency) entry.changed = recency.weights.has(String(node.source_file ?? ''));
         return entry;
       });
