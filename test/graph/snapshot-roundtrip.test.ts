@@ -60,7 +60,7 @@ test('graph.cbor bytes do not depend on the order of a node\'s keys (an update m
         nodes: [first as unknown as GraphNode, { id: 'src/a.ts', label: 'a.ts', kind: 'file', lines: 9, source_file: 'src/a.ts' } as unknown as GraphNode],
         links: [{ source: 'src/a.ts', target: 'src/a.ts#f', relation: 'contains', confidence: 'EXTRACTED', confidence_score: 1, source_file: 'src/a.ts', source_location: 'L3' } as GraphLink],
       });
-      assert.ok(Buffer.from(encodeGraph(docOf(shuffled(r1)))).equals(Buffer.from(encodeGraph(docOf(shuffled(r2))))));
+      assert.ok(Buffer.from(encodeGraph(docOf(shuffled(r1)))).equals(Buffer.from(encodeGraph(docOf(shuffled(r2))))), 'same bytes for both key orders');
     }),
     { numRuns: 100 },
   );
