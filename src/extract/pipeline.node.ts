@@ -306,7 +306,7 @@ function shiftEditedPositions(input: {
   const nodes = inLinkKeyOrder(doc.nodes);
   if (!nodes) return noShift('11');
   // (re-keyed copies of the same records: graph.cbor still copies their rows)
-  (input.decoded.memo ?? input.resident?.encodeMemo)?.replaceNodes(doc.nodes, nodes);
+  (decodedMemo(input.decoded) ?? input.resident?.encodeMemo)?.replaceNodes(doc.nodes, nodes);
   doc.nodes = nodes;
   const nodeIndex = new Map<string, number>();
   for (let i = 0; i < nodes.length; i++) nodeIndex.set(nodes[i]!.id, i);
@@ -392,22 +392,32 @@ function keptNodes(incremental: RelinkResult & { previousNodes: GraphNode[] }, c
   return out;
 }
 
-/** An encode memo of the previous graph as read from disk (see previousGraph). */
+/**
+ * The previous graph as read from disk (see previousGraph): its columns, made into an encode memo
+ * only when the update goes on to copy rows from them (building one numbers every string).
+ */
 interface DecodedMemo {
+  make?: () => EncodeMemo;
   memo?: EncodeMemo;
+}
+
+function decodedMemo(decoded: DecodedMemo): EncodeMemo | undefined {
+  return (decoded.memo ??= decoded.make?.());
 }
 
 /**
  * The previous run's graph (graph.cbor) for the caller to change: a resident process hands over the
- * one it wrote. Read from disk, its columns also become `decoded.memo`, so the new graph.cbor copies
- * the rows the update keeps instead of encoding them again.
+ * one it wrote. Read from disk, its columns can also become an encode memo (`decoded`), so the new
+ * graph.cbor copies the rows the update keeps instead of encoding them again.
  */
 function previousGraph(outDir: string, resident: ResidentOutputs | undefined, decoded: DecodedMemo): GraphDocument {
   const file = join(outDir, 'graph.cbor');
   return takeKept(resident, file, () => {
     const snap = decodeSnapshot(readFileSync(file));
     const doc = snapshotToDocument(snap);
-    decoded.memo = EncodeMemo.fromDecoded(snap, doc);
+    // The rows as decoded (the caller may change the document's arrays before the memo is made).
+    const rows = { nodes: doc.nodes.slice(), links: doc.links.slice() };
+    decoded.make = () => EncodeMemo.fromDecoded(snap, rows);
     return doc;
   });
 }
@@ -812,8 +822,9 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     // indexGraph's endpoints stand for the id lookups when ids are unique and no link dangles.
     // The rows the update did not touch are copied from the previous graph.cbor's columns: those of a
     // resident process's last encode, or of the file just read.
-    if (resident && decoded.memo) resident.encodeMemo = decoded.memo;
-    const memo = decoded.memo ?? resident?.encodeMemo;
+    const fromDisk = reuse ? decodedMemo(decoded) : undefined;
+    if (resident && fromDisk) resident.encodeMemo = fromDisk;
+    const memo = fromDisk ?? resident?.encodeMemo;
     const snapshotBytes = encodeGraph(
       doc, indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined,
       memo ? { memo, ...(reuse ? { nodeFrom: reuse.nodes, linkFrom: reuse.links } : {}) } : undefined,

@@ -138,7 +138,7 @@ export class EncodeMemo {
    * A memo whose last encode is the graph.cbor just decoded (`snap`) into `doc` (its rows, in order):
    * a process that read the previous graph from disk copies the rows its update keeps, too.
    */
-  static fromDecoded(snap: GraphSnapshot, doc: GraphDocument): EncodeMemo {
+  static fromDecoded(snap: GraphSnapshot, doc: { nodes: readonly object[]; links: readonly object[] }): EncodeMemo {
     const memo = new EncodeMemo();
     const tableNumbers = new Int32Array(snap.strings.length);
     for (let i = 0; i < snap.strings.length; i++) tableNumbers[i] = memo.numberOf(snap.strings[i]!);
@@ -170,6 +170,9 @@ interface LastEncode {
   /** Copying needs every extra field in columns: false when some travelled per row, or links had any. */
   copyable: boolean;
 }
+
+/** The node columns of one string each, in the order nodeRow adds them to the table. */
+const SCALAR_STRING_COLUMNS = ['id', 'label', 'fileType', 'sourceFile', 'sourceLocation', 'kind', 'visibility', 'language', 'doc'] as const;
 
 interface NodeColumns {
   id: Uint32Array; label: Uint32Array; fileType: Uint32Array; sourceFile: Uint32Array; sourceLocation: Uint32Array;
@@ -239,10 +242,9 @@ class RowEncoder {
       isTest: new Uint8Array(n), span: new Int32Array(4 * n), hasSpan: new Uint8Array(n), sigRaw: new Uint32Array(n),
       sigReturns: new Uint32Array(n), paramOffsets: new Uint32Array(n + 1),
     };
-    const c = this.col;
-    for (const column of [c.id, c.label, c.fileType, c.sourceFile, c.sourceLocation, c.kind, c.visibility, c.language, c.doc, c.sigRaw, c.sigReturns]) {
-      column.fill(NONE);
-    }
+    for (const key of SCALAR_STRING_COLUMNS) this.col[key].fill(NONE);
+    this.col.sigRaw.fill(NONE);
+    this.col.sigReturns.fill(NONE);
     this.lcol = {
       src: new Uint32Array(m), dst: new Uint32Array(m), relation: new Uint16Array(m), confidence: new Uint8Array(m),
       confidenceScore: new Float64Array(m), sourceFile: new Uint32Array(m), sourceLocation: new Uint32Array(m),
@@ -375,15 +377,7 @@ class RowEncoder {
   private copyNodeRow(i: number, r: number, last: LastEncode): void {
     const { strings, col } = this;
     const c = last.node;
-    col.id[i] = strings.addFromLast(c.id[r]!, last);
-    col.label[i] = strings.addFromLast(c.label[r]!, last);
-    col.fileType[i] = strings.addFromLast(c.fileType[r]!, last);
-    col.sourceFile[i] = strings.addFromLast(c.sourceFile[r]!, last);
-    col.sourceLocation[i] = strings.addFromLast(c.sourceLocation[r]!, last);
-    col.kind[i] = strings.addFromLast(c.kind[r]!, last);
-    col.visibility[i] = strings.addFromLast(c.visibility[r]!, last);
-    col.language[i] = strings.addFromLast(c.language[r]!, last);
-    col.doc[i] = strings.addFromLast(c.doc[r]!, last);
+    for (const key of SCALAR_STRING_COLUMNS) col[key][i] = strings.addFromLast(c[key][r]!, last);
     const community = this.nodes[i]!.community;
     // Any other community than an int32 or none travels as an extra: such a row is not copyable.
     if (!this.community(i, community) && community !== undefined) this.oddCommunity = true;
