@@ -68,6 +68,18 @@ export function loadFactsCache(outDir: string, version: string, resident?: Resid
   }
 }
 
+/** Read every shard into `resident`, one a step (a background updater's idle time); stops at a missing or unreadable one. */
+export function* warmFactsShards(outDir: string, resident: ResidentOutputs): Generator<void, void, void> {
+  for (let shard = 0; shard < FACTS_SHARDS; shard++) {
+    try {
+      readShard(outDir, shard, resident);
+    } catch {
+      return; // an update reads it, and fails over, itself
+    }
+    yield;
+  }
+}
+
 /** The previous run's manifest when it exists and matches this extractor version. */
 export function loadPreviousManifest(outDir: string, version: string, resident?: ResidentOutputs): Manifest | null {
   try {

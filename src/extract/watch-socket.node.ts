@@ -26,9 +26,12 @@ export interface UpdateRequest {
 }
 
 export type UpdateReply =
-  | { ok: true; summary: ExtractSummary; pid: number }
+  /** `by`: what answered (an `update --watch`, a `serve --watch`, or the background updater `synaptic update` starts). */
+  | { ok: true; summary: ExtractSummary; pid: number; by?: AnswererKind }
   /** `declined`: the watcher cannot serve this request (other version or options): run it yourself. */
   | { ok: false; error: string; declined: boolean };
+
+export type AnswererKind = 'watcher' | 'server' | 'resident';
 
 /** Longest request line accepted (a request is a few hundred bytes). */
 const MAX_LINE = 64 * 1024;
@@ -41,6 +44,12 @@ export function watchSocketPath(outDir: string): string {
   const hash = createHash('sha256').update(outDir).digest('hex').slice(0, 24);
   if (process.platform === 'win32') return `\\\\.\\pipe\\synaptic-update-${hash}`;
   return join(socketFolder(), `update-${hash}.sock`);
+}
+
+/** Where the background updater of `outDir` writes its log (stderr): beside its socket. */
+export function residentLogPath(outDir: string): string {
+  const hash = createHash('sha256').update(outDir).digest('hex').slice(0, 24);
+  return join(process.platform === 'win32' ? tmpdir() : socketFolder(), `update-${hash}.log`);
 }
 
 function socketFolder(): string {
@@ -111,15 +120,23 @@ export async function askWatcher(request: UpdateRequest, timeoutMs = 10 * 60_000
   const reply = await exchange(watchSocketPath(request.outDir), request, timeoutMs);
   if (!reply || typeof reply !== 'object') return null;
   const r = reply as Partial<UpdateReply>;
-  if (r.ok === true && 'summary' in r && r.summary && typeof r.summary === 'object') return r as UpdateReply;
+  if (r.ok === true && 'summary' in r && 'pid' in r && typeof r.pid === 'number' && r.summary && typeof r.summary === 'object') return r as UpdateReply;
   if (r.ok === false && 'error' in r && typeof r.error === 'string') return { ok: false, error: r.error, declined: 'declined' in r && r.declined === true };
   return null;
 }
 
+/** The pid of the process answering for `outDir`, or null when none does. */
+export async function pingWatcher(outDir: string, timeoutMs = 2000): Promise<number | null> {
+  if (!privateFolder()) return null;
+  const reply = await exchange(watchSocketPath(outDir), { op: 'ping' }, timeoutMs) as { pong?: unknown } | null;
+  return reply && typeof reply.pong === 'number' ? reply.pong : null;
+}
+
 const PING = Symbol('ping');
+const RETIRE = Symbol('retire');
 
 /** Parse a request line; a message naming what is wrong when it is not one. */
-function parseRequest(line: string): UpdateRequest | typeof PING | string {
+function parseRequest(line: string): UpdateRequest | typeof PING | typeof RETIRE | string {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -128,23 +145,37 @@ function parseRequest(line: string): UpdateRequest | typeof PING | string {
   }
   const r = value as { op?: unknown } & Partial<Omit<UpdateRequest, 'op'>> | null;
   if (r && typeof r === 'object' && r.op === 'ping') return PING;
+  if (r && typeof r === 'object' && r.op === 'retire') return RETIRE;
   if (!r || typeof r !== 'object' || r.op !== 'update') return "the request's op is not 'update'";
   if (typeof r.version !== 'string' || typeof r.root !== 'string' || typeof r.outDir !== 'string') return 'the request needs version, root and outDir strings';
   if (r.maxFileSize !== null && typeof r.maxFileSize !== 'number') return "the request's maxFileSize is not a number or null";
   return r as UpdateRequest;
 }
 
+export interface SocketRoles {
+  /**
+   * This process is a background updater: it gives the socket up when asked (`retire` request, from
+   * a watcher or server starting on the same folder); `onRetire` then stops it.
+   */
+  onRetire?: () => void;
+  /** Ask a background updater holding the socket to retire, and take its place. */
+  takeOver?: boolean;
+}
+
 /**
  * Serve update requests for `outDir` until closed. `handle` runs the update (or declines). A stale
- * socket left by a dead watcher is replaced; a live one is left alone (`serving` false).
+ * socket left by a dead watcher is replaced; a live one is left alone (`serving` false), unless it
+ * is a background updater and `roles.takeOver` asks it to retire.
  */
-export async function serveWatchSocket(outDir: string, handle: (request: UpdateRequest) => Promise<UpdateReply>): Promise<WatchSocket> {
+export async function serveWatchSocket(outDir: string, handle: (request: UpdateRequest) => Promise<UpdateReply>, roles: SocketRoles = {}): Promise<WatchSocket> {
   const idle: WatchSocket = { serving: false, close: async () => {} };
   if (!privateFolder()) return idle;
   const path = watchSocketPath(outDir);
   if (process.platform !== 'win32') {
     // A socket file answers only while its watcher lives: a ping tells a live one from a stale one.
-    if ((await exchange(path, { op: 'ping' }, 2000)) !== null) return idle;
+    if ((await exchange(path, { op: 'ping' }, 2000)) !== null) {
+      if (!roles.takeOver || !(await retireHolder(path))) return idle;
+    }
     rmSync(path, { force: true });
   }
   const sockets = new Set<Socket>();
@@ -165,6 +196,16 @@ export async function serveWatchSocket(outDir: string, handle: (request: UpdateR
       const request = parseRequest(buffer.slice(0, end));
       if (request === PING) {
         socket.end(JSON.stringify({ ok: true, pong: process.pid }) + '\n');
+        return;
+      }
+      if (request === RETIRE) {
+        const onRetire = roles.onRetire;
+        socket.end(JSON.stringify(onRetire ? { ok: true, retiring: process.pid } : { ok: false, error: 'Cannot retire: this process is not a background updater', declined: true }) + '\n');
+        if (onRetire) {
+          // No new requests from here on: the socket file goes with the server (a successor binds it).
+          server.close();
+          onRetire();
+        }
         return;
       }
       const reply: Promise<UpdateReply> = typeof request === 'string'
@@ -194,17 +235,33 @@ export async function serveWatchSocket(outDir: string, handle: (request: UpdateR
   };
 }
 
+/** Ask the background updater at `path` to retire; true once its socket is gone (false: not one, or it stays). */
+async function retireHolder(path: string): Promise<boolean> {
+  const reply = await exchange(path, { op: 'retire' }, 2000) as { ok?: unknown } | null;
+  if (reply?.ok !== true) return false;
+  for (let i = 0; i < 100; i++) {
+    if ((await exchange(path, { op: 'ping' }, 500)) === null) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
 /**
  * Answer the update requests of the outputs `own` describes (same extractor version, repository,
  * output folder and options) by running `update`; any other request is declined, so its client
- * updates in its own process. For `update --watch` and `serve --watch`.
+ * updates in its own process. For `update --watch`, `serve --watch` (both take the socket over from
+ * a background updater) and the background updater itself (`by: 'resident'`, with `roles.onRetire`;
+ * it also retires on a request from another extractor version: a newer CLI starts its own).
  */
-export function answerUpdates(own: UpdateRequest, update: () => Promise<ExtractSummary>): Promise<WatchSocket> {
+export function answerUpdates(own: UpdateRequest, by: AnswererKind, update: () => Promise<ExtractSummary>, roles: SocketRoles = by === 'resident' ? {} : { takeOver: true }): Promise<WatchSocket> {
   return serveWatchSocket(own.outDir, async (request): Promise<UpdateReply> => {
-    if (request.version !== own.version) return { ok: false, error: `this process runs ${own.version}, the request comes from ${request.version}`, declined: true };
+    if (request.version !== own.version) {
+      if (roles.onRetire) setImmediate(roles.onRetire);
+      return { ok: false, error: `this process runs ${own.version}, the request comes from ${request.version}`, declined: true };
+    }
     if (request.root !== own.root || request.outDir !== own.outDir || request.maxFileSize !== own.maxFileSize) {
       return { ok: false, error: 'this process extracts with other options', declined: true };
     }
-    return { ok: true, summary: await update(), pid: process.pid };
-  });
+    return { ok: true, summary: await update(), pid: process.pid, by };
+  }, roles);
 }

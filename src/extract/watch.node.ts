@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { OUTPUT_DIR_NAME, runExtract, type ExtractOptions, type ExtractSummary } from './pipeline.node.ts';
+import { OUTPUT_DIR_NAME, runExtract, warmResident, type ExtractOptions, type ExtractSummary } from './pipeline.node.ts';
 import { ResidentOutputs } from './resident.node.ts';
 import { GraphTextWorker } from './outputs/graph-text.node.ts';
 
@@ -19,6 +19,11 @@ export interface WatchOptions {
   pollMs?: number;
   /** Use polling even where a watcher could start (tests, network file systems). */
   poll?: boolean;
+  /**
+   * Neither watch nor poll: update only when asked (updateNow), for the background updater that
+   * `synaptic update` starts. It costs nothing between requests, and each request walks the tree.
+   */
+  requestsOnly?: boolean;
   /** After each update that rewrote the outputs (runs that found nothing to do are not reported). */
   onUpdate: (summary: ExtractSummary, trigger: string | null) => void;
   onError: (err: unknown) => void;
@@ -54,6 +59,27 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
   /** Callers of updateNow() waiting for the next run to start (a run already walking may miss their edit). */
   let waiting: { resolve: (s: ExtractSummary) => void; reject: (err: unknown) => void }[] = [];
 
+  // After a run, in idle time: load what the next run may read from disk (see warmResident), one
+  // file per turn of the event loop, and stop as soon as a run starts (it reads the rest itself).
+  let warming: Generator<void, void, void> | null = null;
+  const warmStep = (): void => {
+    if (!warming || running || closed) return;
+    try {
+      if (!warming.next().done) {
+        setImmediate(warmStep);
+        return;
+      }
+    } catch {
+      // an update reads (and reports) it
+    }
+    warming = null;
+  };
+  const warmSoon = (): void => {
+    graphText.warm();
+    warming = warmResident(outDir, resident);
+    setImmediate(warmStep);
+  };
+
   const update = (): Promise<void> => {
     if (running) {
       again = true;
@@ -77,6 +103,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
       } while ((again || waiting.length) && !closed);
       for (const w of waiting.splice(0)) w.reject(new Error('Cannot update: the watcher is stopping'));
       running = null;
+      if (!closed) warmSoon();
     })();
     return running;
   };
@@ -98,7 +125,9 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
     }, options.pollMs ?? 1000);
     options.onMode?.('poll', reason);
   };
-  if (options.poll) startPolling('polling requested');
+  if (options.requestsOnly) {
+    // updateNow() runs the first update
+  } else if (options.poll) startPolling('polling requested');
   else {
     try {
       watcher = watch(root, { recursive: true }, (_event, file) => {
@@ -113,7 +142,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
     }
   }
   // The first run: catch up with edits made while nothing watched.
-  void update();
+  if (!options.requestsOnly) void update();
 
   return {
     updateNow: () => {

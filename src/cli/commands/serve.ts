@@ -222,7 +222,7 @@ export const serveCommand: Command = {
     // With a source watcher the server holds its outputs in memory: a one-shot `synaptic update` of
     // them is handed to it (as to `update --watch`), and the server reloads what it wrote.
     const updates = server.updateSources
-      ? await answerUpdates({ op: 'update', version: extractorVersion(), root: dirname(dirname(graphPath)), outDir: dirname(graphPath), maxFileSize: null }, server.updateSources)
+      ? await answerUpdates({ op: 'update', version: extractorVersion(), root: dirname(dirname(graphPath)), outDir: dirname(graphPath), maxFileSize: null }, 'server', server.updateSources)
       : undefined;
     if (args.http) {
       const threads = args.threads ?? (pinned ? 0 : defaultThreads());

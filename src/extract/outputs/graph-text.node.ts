@@ -111,6 +111,11 @@ export class GraphTextWorker {
     });
   }
 
+  /** Start the worker thread ahead of the first job (it loads its code meanwhile). */
+  warm(): void {
+    this.start();
+  }
+
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;

@@ -1,0 +1,165 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { copyFixture, REPO_ROOT } from './pipeline-fixture.ts';
+import { askWatcher, pingWatcher, residentLogPath, watchSocketPath } from '../../src/extract/watch-socket.node.ts';
+import { extractorVersion } from '../../src/extract/identity.node.ts';
+import { residentIdleMinutes, residentWanted } from '../../src/cli/commands/update-resident.ts';
+
+// The background updater (`synaptic update --resident`) that a one-shot `synaptic update` starts on a
+// large repository; forced here with SYNAPTIC_RESIDENT=1 (the fixture is small).
+const CLI = join(REPO_ROOT, 'dist/cli/main.js');
+const skip = !existsSync(CLI) && 'dist/ not built (npm run build)';
+
+function synaptic(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function gone(pid: number, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !alive(pid);
+}
+
+function sameOutputs(out: string, full: string, what: string): void {
+  for (const f of ['graph.json', 'graph.cbor', 'GRAPH_REPORT.md']) {
+    assert.ok(readFileSync(join(out, f)).equals(readFileSync(join(full, f))), `${f} after ${what} equals a full extract`);
+  }
+}
+
+test('residentWanted: off under SYNAPTIC_RESIDENT=0 and CI, forced by 1, else only for a graph.cbor of 4 MB or more', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'synaptic-resident-want-'));
+  try {
+    assert.equal(residentWanted(dir, {}), false, 'no previous graph: no updater');
+    assert.equal(residentWanted(dir, { SYNAPTIC_RESIDENT: '1' }), true, 'forced');
+    writeFileSync(join(dir, 'graph.cbor'), 'small');
+    assert.equal(residentWanted(dir, {}), false, 'a small graph updates fast in a fresh process');
+    truncateSync(join(dir, 'graph.cbor'), 5 << 20);
+    assert.equal(residentWanted(dir, {}), true, 'a large graph starts one');
+    assert.equal(residentWanted(dir, { CI: 'true' }), false, 'not under CI');
+    assert.equal(residentWanted(dir, { CI: 'false' }), true, 'CI=false is not CI');
+    assert.equal(residentWanted(dir, { SYNAPTIC_RESIDENT: 'off' }), false, 'turned off');
+    assert.equal(residentIdleMinutes({}), 30, 'default idle time');
+    assert.equal(residentIdleMinutes({ SYNAPTIC_RESIDENT_IDLE_MINUTES: '2.5' }), 2.5, 'idle time from the environment');
+    assert.equal(residentIdleMinutes({ SYNAPTIC_RESIDENT_IDLE_MINUTES: 'soon' }), 30, 'a bad value keeps the default');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('update --resident and --idle-exit reject bad combinations with exit code 2', { skip }, () => {
+  const fx = copyFixture();
+  try {
+    for (const [args, pattern] of [
+      [['--resident', '--watch'], /--resident excludes --watch and --no-watcher/],
+      [['--resident', '--no-watcher'], /--resident excludes --watch and --no-watcher/],
+      [['--idle-exit', '5'], /--idle-exit needs --resident/],
+      [['--resident', '--idle-exit', '0'], /Cannot parse --idle-exit: expected minutes \(> 0\), got '0'/],
+    ] as const) {
+      const r = synaptic(['update', fx.dir, ...args]);
+      assert.equal(r.code, 2, `exit code 2 for ${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, pattern);
+    }
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('a one-shot update starts a background updater that answers the next ones (outputs equal a full extract); a watcher takes the folder over', { skip }, async () => {
+  const fx = copyFixture();
+  const out = join(fx.dir, 'out-resident');
+  const full = join(fx.dir, 'out-full');
+  const env = { SYNAPTIC_RESIDENT: '1' };
+  let resident = 0;
+  let watcher: ReturnType<typeof spawn> | null = null;
+  try {
+    assert.equal(synaptic(['extract', fx.dir, '--out', out]).code, 0);
+    const edits = [
+      ['src/util/strings.ts', (t: string) => `${t}\nexport function resident1(): string {\n  return normalizePath('/r');\n}\n`],
+      ['src/core/router.ts', (t: string) => `\n\n${t}`],
+      ['src/util/strings.ts', (t: string) => t.replace('resident1', 'resident2')],
+    ] as const;
+    for (const [k, edit] of edits) {
+      const abs = join(fx.dir, k);
+      writeFileSync(abs, edit(readFileSync(abs, 'utf8')));
+      const r = synaptic(['update', fx.dir, '--out', out, '--json'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const s = JSON.parse(r.stdout) as { watcherPid?: number; parsed: number };
+      assert.equal(typeof s.watcherPid, 'number', `the update after editing ${k} was handed to the background updater`);
+      if (!resident) resident = s.watcherPid!;
+      assert.equal(s.watcherPid, resident, 'the same background updater answers every update');
+      assert.equal(s.parsed, 1, `the edit of ${k} was seen`);
+      assert.ok(alive(resident), 'the background updater stays after the command exits');
+      assert.equal(synaptic(['extract', fx.dir, '--out', full]).code, 0);
+      sameOutputs(out, full, `editing ${k}`);
+      rmSync(full, { recursive: true });
+    }
+    assert.match(readFileSync(residentLogPath(out), 'utf8'), new RegExp(`background updater ${resident} answers`), 'it logs beside its socket');
+    const own = JSON.parse(synaptic(['update', fx.dir, '--out', out, '--json', '--no-watcher'], env).stdout) as { watcherPid?: number };
+    assert.equal(own.watcherPid, undefined, '--no-watcher updates in its own process');
+    // An `update --watch` of the folder asks the background updater to retire and answers instead.
+    watcher = spawn(process.execPath, [CLI, 'update', fx.dir, '--out', out, '--watch', '--poll', '3600000'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    assert.ok(await gone(resident, 20_000), 'the background updater retires when a watcher starts');
+    let answering: number | null = null;
+    for (let t = 0; t < 200 && answering === null; t++) {
+      answering = await pingWatcher(out, 500);
+      if (answering === null) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(answering !== null && answering !== resident, 'the watcher took the socket');
+    const byWatcher = JSON.parse(synaptic(['update', fx.dir, '--out', out, '--json'], env).stdout) as { watcherPid?: number };
+    assert.equal(byWatcher.watcherPid, answering, 'the next update is the watcher\'s');
+  } finally {
+    if (resident && alive(resident)) process.kill(resident, 'SIGKILL');
+    watcher?.kill('SIGKILL');
+    fx.cleanup();
+  }
+});
+
+test('update --resident exits after its idle time, and at once on a request from another extractor version', { skip }, async () => {
+  const fx = copyFixture();
+  const out = join(fx.dir, 'out-idle');
+  try {
+    assert.equal(synaptic(['extract', fx.dir, '--out', out]).code, 0);
+    const start = (idle: string): Promise<ReturnType<typeof spawn>> => new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, 'update', fx.dir, '--out', out, '--resident', '--idle-exit', idle], { stdio: ['ignore', 'ignore', 'pipe'] });
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (d: string) => {
+        if (d.includes('answers')) resolve(child);
+      });
+      child.once('exit', (code) => reject(new Error(`the background updater exited early (${code})`)));
+    });
+    const exitOf = (child: ReturnType<typeof spawn>): Promise<number | null> => new Promise((resolve) => {
+      if (child.exitCode !== null) resolve(child.exitCode);
+      else child.once('exit', (code) => resolve(code));
+    });
+    // 0.02 min = 1.2 s without requests.
+    const idle = await start('0.02');
+    const t0 = Date.now();
+    assert.equal(await pingWatcher(out), idle.pid, 'it answers for the folder');
+    assert.equal(await exitOf(idle), 0, 'it exits with 0 when idle');
+    assert.ok(Date.now() - t0 < 15_000, 'within its idle time (and some)');
+    assert.ok(!existsSync(watchSocketPath(out)), 'its socket is gone');
+
+    const other = await start('30');
+    const reply = await askWatcher({ op: 'update', version: `${extractorVersion()}-other`, root: fx.dir, outDir: out, maxFileSize: null });
+    assert.ok(reply && !reply.ok && reply.declined, 'a request from another version is declined');
+    assert.equal(await exitOf(other), 0, 'and the updater of the old version steps aside');
+  } finally {
+    fx.cleanup();
+  }
+});
