@@ -80,7 +80,7 @@ test('update --resident and --idle-exit reject bad combinations with exit code 2
   }
 });
 
-test('a one-shot update starts a background updater that answers the next ones (outputs equal a full extract); a watcher takes the folder over', { skip }, async () => {
+test('a one-shot update starts a background updater that answers the next ones (outputs equal a full extract); a watcher takes the folder over', { skip, timeout: 120_000 }, async () => {
   const fx = copyFixture();
   const out = join(fx.dir, 'out-resident');
   const full = join(fx.dir, 'out-full');
@@ -123,14 +123,22 @@ test('a one-shot update starts a background updater that answers the next ones (
     assert.ok(answering !== null && answering !== resident, 'the watcher took the socket');
     const byWatcher = JSON.parse(synaptic(['update', fx.dir, '--out', out, '--json'], env).stdout) as { watcherPid?: number };
     assert.equal(byWatcher.watcherPid, answering, 'the next update is the watcher\'s');
+    // (SIGINT: the watcher runs in a child of the spawned process, which passes it on)
+    const exited = new Promise<number | null>((resolve) => watcher!.once('exit', (code) => resolve(code)));
+    watcher.kill('SIGINT');
+    assert.equal(await exited, 0, 'the watcher stops on SIGINT');
+    watcher = null;
   } finally {
     if (resident && alive(resident)) process.kill(resident, 'SIGKILL');
-    watcher?.kill('SIGKILL');
+    if (watcher) {
+      watcher.kill('SIGINT');
+      setTimeout(() => watcher?.kill('SIGKILL'), 5000).unref();
+    }
     fx.cleanup();
   }
 });
 
-test('update --resident exits after its idle time, and at once on a request from another extractor version', { skip }, async () => {
+test('update --resident exits after its idle time, and at once on a request from another extractor version', { skip, timeout: 60_000 }, async () => {
   const fx = copyFixture();
   const out = join(fx.dir, 'out-idle');
   try {

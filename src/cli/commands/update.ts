@@ -132,7 +132,7 @@ async function updateByWatcher(args: ExtractArgs): Promise<boolean> {
   if (!reply) return false;
   if (!reply.ok) {
     if (reply.declined) return false;
-    throw new Error(`the watcher (update --watch) could not update: ${reply.error}`);
+    throw new Error(`the process that keeps this folder current (a watcher, server or background updater) could not update: ${reply.error}`);
   }
   const by = reply.by === 'resident' ? 'the background updater' : reply.by === 'server' ? 'the server' : 'the watcher';
   printSummary({ ...reply.summary, watcherPid: reply.pid }, args.json, ` (by ${by}, pid ${reply.pid})`);
