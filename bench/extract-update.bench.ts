@@ -12,7 +12,8 @@
 // as when a user saves and then runs `synaptic update`: time from the save to the command's exit).
 // By default every update runs in a fresh process (SYNAPTIC_RESIDENT=0: no background updater).
 // EXTRACT_UPDATE_RESIDENT=1: plain `synaptic update` runs with the background updater (forced on, as
-// on a large repository outside CI): the first update starts it (counted, cold), the others are its.
+// on a large repository outside CI): the first update runs in the command's process and starts it,
+// the later ones are its when it is up (column `by`). EXTRACT_UPDATE_PAUSE=<ms>: wait between updates.
 // Outputs go to a temp folder; the edited file is restored.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,12 +91,14 @@ export async function runUpdateBench(
     const { rel, abs, original, callee } = prepareEdits(repo, out, file);
     restore = () => writeFileSync(abs, original);
     const results: UpdateRun[] = [];
+    const pause = Number(process.env.EXTRACT_UPDATE_PAUSE ?? 0);
     const measure = (edit: UpdateRun['edit'], text: string): void => {
+      if (pause > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
       const saved = performance.now();
       writeFileSync(abs, text);
       const { summary: s } = run(['update', repo, '--out', out], viaWatcher === 'resident');
       const wallMs = performance.now() - saved;
-      if (viaWatcher && !('watcherPid' in s)) throw new Error('Cannot bench updates handed to the watcher: the update ran in its own process');
+      if ((viaWatcher === 'request' || viaWatcher === 'events') && !('watcherPid' in s)) throw new Error('Cannot bench updates handed to the watcher: the update ran in its own process');
       results.push({
         // Handed to the watcher: the summary's CPU is the watcher's for this update (its process total spans all of them).
         edit, linkMode: s.linkMode, relinked: s.relinked, wallMs: Math.round(wallMs), cpuMs: viaWatcher ? s.cpuMs.total : s.processCpuMs, peakRssMb: s.peakRssMb, phasesCpuMs: s.cpuMs,

@@ -424,17 +424,35 @@ function previousGraph(outDir: string, resident: ResidentOutputs | undefined, de
 
 /**
  * Load into `resident`, one file a step, what the next update of `outDir` may read from disk: the
- * manifest, every facts cache shard and the link cache. A background updater runs the steps while
- * idle, so its next update finds them in memory whichever way it goes (a line shift reads a few
- * shards; a relink reads all of them and the link cache: ~0.6 s on a 640k-line repository).
+ * manifest, the folder listings, every facts cache shard, the link cache, graph.json's bytes and
+ * graph.cbor (decoded, with the encode memo made of its columns). A watcher or background updater
+ * runs the steps while idle, so its next update finds them in memory whichever way it goes (a line
+ * shift reads a few shards and the graph; a relink all shards and the link cache). After an update
+ * most are kept already, and a step costs a stat.
  */
 export function* warmResident(outDir: string, resident: ResidentOutputs): Generator<void, void, void> {
   const version = extractorVersion();
   loadPreviousManifest(outDir, version, resident);
+  const listingsFile = join(outDir, LISTINGS_FILE);
+  readKept(resident, listingsFile, () => loadListings(listingsFile));
   yield;
   yield* warmFactsShards(outDir, resident);
   const linkCache = readGraphState(outDir)?.link_cache;
   if (linkCache) loadLinkCache(outDir, linkCache, version, resident);
+  yield;
+  const graphJson = join(outDir, 'graph.json');
+  if (existsSync(graphJson)) readKept(resident, graphJson, () => readFileSync(graphJson));
+  yield;
+  const graphCbor = join(outDir, 'graph.cbor');
+  if (existsSync(graphCbor)) {
+    resident.read(graphCbor, () => {
+      const snap = decodeSnapshot(readFileSync(graphCbor));
+      const doc = snapshotToDocument(snap);
+      // The next update copies the rows it keeps from these columns (see previousGraph).
+      resident.encodeMemo = EncodeMemo.fromDecoded(snap, { nodes: doc.nodes.slice(), links: doc.links.slice() });
+      return doc;
+    });
+  }
 }
 
 /** Logs the wall time since the previous call when enabled (a no-op otherwise). */

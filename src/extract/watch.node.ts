@@ -126,7 +126,8 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
     options.onMode?.('poll', reason);
   };
   if (options.requestsOnly) {
-    // updateNow() runs the first update
+    // updateNow() runs the first update; until then, read the outputs in.
+    warmSoon();
   } else if (options.poll) startPolling('polling requested');
   else {
     try {

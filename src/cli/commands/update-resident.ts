@@ -2,16 +2,17 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtractSummary } from '../../extract/pipeline.node.ts';
-import { answerUpdates, pingWatcher, residentLogPath, type UpdateRequest } from '../../extract/watch-socket.node.ts';
+import { answerUpdates, residentLogPath, type UpdateRequest } from '../../extract/watch-socket.node.ts';
 import type { ExtractArgs } from './extract-args.ts';
 
 /**
  * The background updater. A fresh process spends most of a one-file update on start-up and on
  * reading its previous outputs back (on a 640k-line repository: 1.2-2.6 s, against 0.5-1 s for a
- * process that kept them). So on a repository that size, `synaptic update` starts a detached
- * `synaptic update --resident` and hands it the update; the process stays, holding the outputs in
- * memory, answers the next `synaptic update` runs of that output folder, and exits after some idle
- * time, when a watcher or server takes over the folder, or when the repository is gone.
+ * process that kept them). So on a repository that size, `synaptic update` (when nothing answered
+ * it) starts a detached `synaptic update --resident` after its own update; that process reads the
+ * outputs back into memory while idle, answers the next `synaptic update` runs of the output folder,
+ * and exits after some idle time, when a watcher or server takes over the folder, or when the
+ * repository is gone.
  * SYNAPTIC_RESIDENT=0 turns it off (and it is off under CI); SYNAPTIC_RESIDENT=1 forces it.
  */
 
@@ -42,10 +43,11 @@ export function residentIdleMinutes(env: NodeJS.ProcessEnv = process.env): numbe
 }
 
 /**
- * Start the background updater of `args.outDir`; resolves with the pid that answers for the folder
- * once one does (this one, or another that won a race), or null if none came up within a few seconds.
+ * Start the background updater of `args.outDir` (detached; it reads the outputs in while idle) and
+ * return its pid, or null when it could not be spawned. A second one started meanwhile for the same
+ * folder finds the first and exits.
  */
-export async function startResident(args: ExtractArgs, youngGenerationFlag: string): Promise<number | null> {
+export function startResident(args: ExtractArgs, youngGenerationFlag: string): number | null {
   const argv = [
     youngGenerationFlag,
     ...process.execArgv.filter((a) => !a.startsWith('--max-semi-space-size')),
@@ -60,26 +62,17 @@ export async function startResident(args: ExtractArgs, youngGenerationFlag: stri
   } catch {
     // no log then
   }
-  let exited = false;
   try {
-    // Its own session: Ctrl-C in this terminal does not reach it; this process can exit at once.
-    const child = spawn(process.execPath, argv, { detached: true, stdio: ['ignore', 'ignore', log], windowsHide: true });
-    child.on('error', () => (exited = true));
-    child.on('exit', () => (exited = true));
+    // Its own session: Ctrl-C in this terminal does not reach it, and this process exits at once.
+    const child = spawn(process.execPath, argv, { cwd: args.root, detached: true, stdio: ['ignore', 'ignore', log], windowsHide: true });
+    child.on('error', () => {});
     child.unref();
+    return child.pid ?? null;
   } catch {
     return null;
   } finally {
     if (typeof log === 'number') closeSync(log);
   }
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const pid = await pingWatcher(args.outDir, 500);
-    if (pid !== null) return pid;
-    if (exited) return pingWatcher(args.outDir, 500);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return null;
 }
 
 /**

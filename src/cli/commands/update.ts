@@ -5,7 +5,7 @@ import { extractorVersion } from '../../extract/identity.node.ts';
 import { answerUpdates, askWatcher, type UpdateRequest } from '../../extract/watch-socket.node.ts';
 import type { ExtractOptions } from '../../extract/pipeline.node.ts';
 import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, printSummary, runExtractCommand, summaryLine, type ExtractArgs } from './extract-args.ts';
-import { RESIDENT_IDLE_MINUTES, residentWanted, serveAsResident, startResident } from './update-resident.ts';
+import { RESIDENT_IDLE_MINUTES, residentIdleMinutes, residentWanted, serveAsResident, startResident } from './update-resident.ts';
 
 /** `synaptic update [path]`: re-extract only added, changed and deleted files; `--watch` keeps doing it. */
 export const updateCommand: Command = {
@@ -19,9 +19,9 @@ extract it runs a full one. When an \`update --watch\`, a \`serve --watch\` or a
 the same output folder is running, it does the update (it holds the previous outputs in memory: much
 faster) and this command prints its summary.
 
-On a large repository (graph.cbor of 4 MB or more) with none of those running, this command starts a
-background updater (\`update --resident\`, detached) and hands it the update; later runs then take
-0.5-1 s instead of 1.2-2.6 s on a 640k-line repository. It exits after ${RESIDENT_IDLE_MINUTES} minutes without requests
+On a large repository (graph.cbor of 4 MB or more) with none of those running, this command updates,
+then starts a background updater (\`update --resident\`, detached) that reads the outputs back into
+memory and does the later runs: 0.5-1 s instead of 1.2-2.6 s on a 640k-line repository. It exits after ${RESIDENT_IDLE_MINUTES} minutes without requests
 (SYNAPTIC_RESIDENT_IDLE_MINUTES), when an \`update --watch\` or \`serve --watch\` of the folder starts,
 or when the folder is gone; its log is beside its socket in $TMPDIR/synaptic-<uid>/.
 SYNAPTIC_RESIDENT=0 turns it off (it is off when CI is set), SYNAPTIC_RESIDENT=1 starts one on any
@@ -68,19 +68,16 @@ ${EXTRACT_OPTIONS_USAGE}
     const args = parseExtractArgs(rest, 'update');
     if (residentMode) return residentUpdates(args, idleMinutes ?? RESIDENT_IDLE_MINUTES);
     if (!watchMode) {
-      if (useWatcher) {
-        if (await updateByWatcher(args)) return 0;
-        if (residentWanted(args.outDir)) {
-          const pid = await startResident(args, `${YOUNG_GENERATION_FLAG}=${YOUNG_GENERATION_MB}`);
-          if (pid !== null) {
-            if (process.stderr.isTTY) {
-              process.stderr.write(`synaptic: started background updater ${pid}: it keeps this folder's outputs in memory, so later \`synaptic update\` runs are faster; it exits after ${RESIDENT_IDLE_MINUTES} min idle (SYNAPTIC_RESIDENT=0: never start one)\n`);
-            }
-            if (await updateByWatcher(args)) return 0;
-          }
+      if (useWatcher && (await updateByWatcher(args))) return 0;
+      const code = await runExtractCommand(args, true);
+      // Nothing kept this folder in memory: on a large repository, start the process that will.
+      if (code === 0 && useWatcher && residentWanted(args.outDir)) {
+        const pid = startResident(args, `${YOUNG_GENERATION_FLAG}=${YOUNG_GENERATION_MB}`);
+        if (pid !== null && process.stderr.isTTY) {
+          process.stderr.write(`synaptic: started background updater ${pid}: it keeps this folder's outputs in memory and does the next \`synaptic update\` runs (faster); it exits after ${residentIdleMinutes()} min idle (SYNAPTIC_RESIDENT=0: never start one)\n`);
         }
       }
-      return runExtractCommand(args, true);
+      return code;
     }
     if (!process.execArgv.some((a) => a.startsWith(YOUNG_GENERATION_FLAG))) return respawnWithYoungGeneration();
     return watchUpdates(args, pollMs);
