@@ -29,6 +29,8 @@ import { inLinkKeyOrder, lineMap, positionFreeShape, shiftFilePositions } from '
 import { readHeadCommit, stageAtomic, stagedRename, writeAtomic, type StagedWrite } from './repo-files.node.ts';
 import { readKept, takeKept, type ResidentOutputs } from './resident.node.ts';
 import { lockOutDir } from './out-lock.node.ts';
+import { runtimeFor } from './parser.ts';
+import { LANGUAGE_IDS, type LanguageId } from './languages.ts';
 import { graphTextJob, type GraphTextWorker } from './outputs/graph-text.node.ts';
 
 export { readHeadCommit, writeAtomic } from './repo-files.node.ts';
@@ -432,7 +434,12 @@ function previousGraph(outDir: string, resident: ResidentOutputs | undefined, de
  */
 export function* warmResident(outDir: string, resident: ResidentOutputs): Generator<void, void, void> {
   const version = extractorVersion();
-  loadPreviousManifest(outDir, version, resident);
+  const manifest = loadPreviousManifest(outDir, version, resident);
+  // The parsers of the repository's main languages (a grammar and its tags query compile in ~50-200 ms).
+  for (const language of mainLanguages(manifest)) {
+    runtimeFor(language).catch(() => {}); // a failure is the update's to report
+    yield;
+  }
   const listingsFile = join(outDir, LISTINGS_FILE);
   readKept(resident, listingsFile, () => loadListings(listingsFile));
   yield;
@@ -453,6 +460,20 @@ export function* warmResident(outDir: string, resident: ResidentOutputs): Genera
       return doc;
     });
   }
+}
+
+/** Languages of at least 1% of a manifest's parsed files (at most 4), most files first. */
+function mainLanguages(manifest: Manifest | null): LanguageId[] {
+  if (!manifest) return [];
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const entry of Object.values(manifest.files)) {
+    if (entry.status !== 'ok') continue;
+    counts.set(entry.language, (counts.get(entry.language) ?? 0) + 1);
+    total++;
+  }
+  return [...counts].filter(([language, n]) => n >= total / 100 && (LANGUAGE_IDS as readonly string[]).includes(language))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 4).map(([language]) => language as LanguageId);
 }
 
 /** Logs the wall time since the previous call when enabled (a no-op otherwise). */
