@@ -70,7 +70,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
 }
 
 /** Run extract/update with a progress bar on a TTY; prints the --json summary. Returns the exit code. */
-export async function runExtractCommand(args: ExtractArgs, incremental: boolean): Promise<number> {
+export async function runExtractCommand(args: ExtractArgs, incremental: boolean, suggestWatch = true): Promise<number> {
   // Loaded here, not at the top: `update` first asks a running watcher, which needs none of it.
   const { runExtract } = await import('../../extract/pipeline.node.ts');
   const progress = createProgress(process.stderr, incremental ? 'updating' : 'extracting');
@@ -90,7 +90,7 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean)
   }
   printSummary(summary, args.json);
   // Most of a slow one-file update is start-up and re-reading the previous outputs.
-  if (!args.json && process.stderr.isTTY && summary.mode === 'update' && summary.parsed > 0 && summary.timingsMs.total > 1500) {
+  if (suggestWatch && !args.json && process.stderr.isTTY && summary.mode === 'update' && summary.parsed > 0 && summary.timingsMs.total > 1500) {
     process.stderr.write('tip: `synaptic update --watch` stays running and updates after each edit (and answers `synaptic update` too), much faster on a repository this size\n');
   }
   return 0;

@@ -69,9 +69,10 @@ ${EXTRACT_OPTIONS_USAGE}
     if (residentMode) return residentUpdates(args, idleMinutes ?? RESIDENT_IDLE_MINUTES);
     if (!watchMode) {
       if (useWatcher && (await updateByWatcher(args))) return 0;
-      const code = await runExtractCommand(args, true);
-      // Nothing kept this folder in memory: on a large repository, start the process that will.
-      if (code === 0 && useWatcher && residentWanted(args.outDir)) {
+      // Nothing keeps this folder in memory: on a large repository, start the process that will.
+      const resident = useWatcher && residentWanted(args.outDir);
+      const code = await runExtractCommand(args, true, !resident);
+      if (code === 0 && resident) {
         const pid = startResident(args, `${YOUNG_GENERATION_FLAG}=${YOUNG_GENERATION_MB}`);
         if (pid !== null && process.stderr.isTTY) {
           process.stderr.write(`synaptic: started background updater ${pid}: it keeps this folder's outputs in memory and does the next \`synaptic update\` runs (faster); it exits after ${residentIdleMinutes()} min idle (SYNAPTIC_RESIDENT=0: never start one)\n`);
