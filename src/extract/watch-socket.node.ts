@@ -29,7 +29,7 @@ export type UpdateReply =
   /** `by`: what answered (an `update --watch`, a `serve --watch`, or the background updater `synaptic update` starts). */
   | { ok: true; summary: ExtractSummary; pid: number; by?: AnswererKind }
   /** `declined`: the watcher cannot serve this request (other version or options): run it yourself. */
-  | { ok: false; error: string; declined: boolean };
+  | { ok: false; error: string; declined: boolean; by?: AnswererKind };
 
 export type AnswererKind = 'watcher' | 'server' | 'resident';
 
@@ -121,7 +121,10 @@ export async function askWatcher(request: UpdateRequest, timeoutMs = 10 * 60_000
   if (!reply || typeof reply !== 'object') return null;
   const r = reply as Partial<UpdateReply>;
   if (r.ok === true && 'summary' in r && 'pid' in r && typeof r.pid === 'number' && r.summary && typeof r.summary === 'object') return r as UpdateReply;
-  if (r.ok === false && 'error' in r && typeof r.error === 'string') return { ok: false, error: r.error, declined: 'declined' in r && r.declined === true };
+  if (r.ok === false && 'error' in r && typeof r.error === 'string') {
+    const by = 'by' in r && (r.by === 'watcher' || r.by === 'server' || r.by === 'resident') ? { by: r.by } : {};
+    return { ok: false, error: r.error, declined: 'declined' in r && r.declined === true, ...by };
+  }
   return null;
 }
 
@@ -262,6 +265,10 @@ export function answerUpdates(own: UpdateRequest, by: AnswererKind, update: () =
     if (request.root !== own.root || request.outDir !== own.outDir || request.maxFileSize !== own.maxFileSize) {
       return { ok: false, error: 'this process extracts with other options', declined: true };
     }
-    return { ok: true, summary: await update(), pid: process.pid, by };
+    try {
+      return { ok: true, summary: await update(), pid: process.pid, by };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err), declined: false, by };
+    }
   }, roles);
 }

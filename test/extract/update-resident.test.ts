@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { assertSameOutputs, copyFixture, REPO_ROOT } from './pipeline-fixture.ts';
 import { runExtract, warmResident } from '../../src/extract/pipeline.node.ts';
 import { ResidentOutputs } from '../../src/extract/resident.node.ts';
-import { askWatcher, pingWatcher, residentLogPath, watchSocketPath } from '../../src/extract/watch-socket.node.ts';
+import { askWatcher, pingWatcher, residentLogPath, serveWatchSocket, watchSocketPath } from '../../src/extract/watch-socket.node.ts';
 import { extractorVersion } from '../../src/extract/identity.node.ts';
 import { residentIdleMinutes, residentWanted } from '../../src/cli/commands/update-resident.ts';
 
@@ -208,6 +208,42 @@ test('update --resident exits after its idle time, and at once on a request from
     const reply = await askWatcher({ op: 'update', version: `${extractorVersion()}-other`, root: fx.dir, outDir: out, maxFileSize: null });
     assert.ok(reply && !reply.ok && reply.declined, 'a request from another version is declined');
     assert.equal(await exitOf(other), 0, 'and the updater of the old version steps aside');
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('when a background updater fails an update, the command updates in its own process', { skip, timeout: 60_000 }, async () => {
+  const fx = copyFixture();
+  const out = join(fx.dir, 'out-failing');
+  try {
+    assert.equal(synaptic(['extract', fx.dir, '--out', out]).code, 0);
+    // A stand-in for a background updater that fails every request.
+    let asked = 0;
+    const failing = await serveWatchSocket(out, async () => {
+      asked++;
+      return { ok: false, error: 'Cannot update: out of memory', declined: false, by: 'resident' };
+    });
+    assert.ok(failing.serving, 'the stand-in serves the folder');
+    try {
+      writeFileSync(join(fx.dir, 'src/core/router.ts'), `\n${readFileSync(join(fx.dir, 'src/core/router.ts'), 'utf8')}`);
+      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, 'update', fx.dir, '--out', out, '--json'], { env: { ...process.env, SYNAPTIC_RESIDENT: '0' } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+      assert.equal(asked, 1, 'the command asked the background updater first');
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /background updater could not update \(Cannot update: out of memory\); updating in this process/);
+      const s = JSON.parse(r.stdout) as { watcherPid?: number; parsed: number };
+      assert.equal(s.watcherPid, undefined, 'the update ran in the command\'s process');
+      assert.equal(s.parsed, 1, 'and saw the edit');
+    } finally {
+      await failing.close();
+    }
   } finally {
     fx.cleanup();
   }

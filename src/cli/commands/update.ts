@@ -130,6 +130,11 @@ async function updateByWatcher(args: ExtractArgs): Promise<boolean> {
   if (!reply) return false;
   if (!reply.ok) {
     if (reply.declined) return false;
+    // A background updater is only a cache of this very work: when it fails, update here.
+    if (reply.by === 'resident') {
+      process.stderr.write(`synaptic: the background updater could not update (${reply.error}); updating in this process\n`);
+      return false;
+    }
     throw new Error(`the process that keeps this folder current (a watcher, server or background updater) could not update: ${reply.error}`);
   }
   const by = reply.by === 'resident' ? 'the background updater' : reply.by === 'server' ? 'the server' : 'the watcher';
