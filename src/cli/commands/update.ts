@@ -152,13 +152,17 @@ function extractOptionsOf(args: ExtractArgs): ExtractOptions {
 }
 
 async function residentUpdates(args: ExtractArgs, idleMinutes: number): Promise<number> {
-  const { watchAndUpdate } = await import('../../extract/watch.node.ts');
-  const handle = watchAndUpdate(extractOptionsOf(args), {
+  // The socket is bound while the pipeline loads: a \`synaptic update\` run right after the one that
+  // started this process then waits for it instead of updating on its own.
+  const loading = import('../../extract/watch.node.ts').then(({ watchAndUpdate }) => watchAndUpdate(extractOptionsOf(args), {
     requestsOnly: true,
     onUpdate: (summary, trigger) => process.stderr.write(`${new Date().toISOString()} ${summaryLine(summary)}${trigger ? ` (after ${trigger})` : ''}\n`),
     onError: (err) => process.stderr.write(`${new Date().toISOString()} synaptic: cannot update: ${err instanceof Error ? err.message : String(err)}\n`),
+  }));
+  return serveAsResident(requestOf(args), idleMinutes, {
+    updateNow: async () => (await loading).updateNow(),
+    close: async () => (await loading).close(),
   });
-  return serveAsResident(requestOf(args), idleMinutes, handle);
 }
 
 async function watchUpdates(args: ExtractArgs, pollMs: number | undefined): Promise<number> {
