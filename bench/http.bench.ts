@@ -16,6 +16,8 @@
 // warm-up calls (default 2000); the server's resident memory (now and peak) is logged after the runs;
 // HTTP_BENCH_SERVER_STDOUT=<file> keeps the server's stdout (e.g. --trace-gc lines);
 // HTTP_BENCH_SERVE_ARGS adds `serve` options (e.g. `--threads 0` for the single-threaded server).
+// Each run also reports how long the server's main thread was runnable but waiting for a CPU (Linux
+// schedstat): a noisy machine shows there, not in the server's CPU per call.
 // No timing asserts.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -47,6 +49,8 @@ export interface LoadRun {
   serverCpuMsPerCall?: number;
   /** Share of the server's CPU spent in the kernel (socket writes and reads, stats, file reads). */
   serverSystemShare?: number;
+  /** Time the server's main thread was runnable but not running during the run, ms (Linux). */
+  serverWaitMs?: number;
   clientCpuMsPerCall: number;
   byTool: Record<string, { p50: number; p99: number; count: number }>;
 }
@@ -76,6 +80,21 @@ function processCpuMs(pid: number | undefined): { total: number; system: number 
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // After the command: state is field 3, utime field 14, stime field 15 (1-based, clock ticks of 10 ms).
     return { total: (Number(fields[11]) + Number(fields[12])) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Time the process's main thread spent running and runnable-but-waiting for a CPU so far, ms (Linux
+ * schedstat). The wait is the machine's share of a run's latency: other processes, or the load
+ * client woken on the server's core.
+ */
+function mainThreadSched(pid: number | undefined): { run: number; wait: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return run === undefined || wait === undefined || !Number.isFinite(run + wait) ? undefined : { run: run / 1e6, wait: wait / 1e6 };
   } catch {
     return undefined;
   }
@@ -202,6 +221,7 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
       const starts = new Float64Array(calls.length);
       const cpu0 = process.cpuUsage();
       const server0 = processCpuMs(server.pid);
+      const sched0 = mainThreadSched(server.pid);
       const t0 = performance.now();
       // HTTP_BENCH_DEBUG: the load client's own GC pauses (they delay every call in flight too).
       const clientGc: string[] = [];
@@ -247,6 +267,7 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
       gcObserver?.disconnect();
       const cpu = process.cpuUsage(cpu0);
       const server1 = processCpuMs(server.pid);
+      const sched1 = mainThreadSched(server.pid);
       const byTool: LoadRun['byTool'] = {};
       for (let t = 0; t < TOOLS.length; t++) {
         const l = calls.flatMap((c, k) => (c.tool === t ? [latencies[k]!] : [])).sort((a, b) => a - b);
@@ -284,6 +305,7 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
         dropped,
         serverCpuMsPerCall: server0 && server1 ? (server1.total - server0.total) / calls.length : undefined,
         serverSystemShare: server0 && server1 && server1.total > server0.total ? (server1.system - server0.system) / (server1.total - server0.total) : undefined,
+        serverWaitMs: sched0 && sched1 ? sched1.wait - sched0.wait : undefined,
         clientCpuMsPerCall: (cpu.user + cpu.system) / 1000 / calls.length,
         byTool,
       };
@@ -315,7 +337,7 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
       serverRssMb: rss,
     };
     const fmt = (r: LoadRun) =>
-      `${r.callsPerSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, ${r.errors} errors, ${r.dropped} dropped, CPU/call server ${r.serverCpuMsPerCall?.toFixed(2) ?? '?'} ms (${r.serverSystemShare === undefined ? '?' : Math.round(r.serverSystemShare * 100)}% kernel) client ${r.clientCpuMsPerCall.toFixed(2)} ms`;
+      `${r.callsPerSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, ${r.errors} errors, ${r.dropped} dropped, CPU/call server ${r.serverCpuMsPerCall?.toFixed(2) ?? '?'} ms (${r.serverSystemShare === undefined ? '?' : Math.round(r.serverSystemShare * 100)}% kernel) client ${r.clientCpuMsPerCall.toFixed(2)} ms; server main thread waited for a CPU ${r.serverWaitMs === undefined ? '?' : `${Math.round(r.serverWaitMs)} ms (${((100 * r.serverWaitMs) / (r.seconds * 1000)).toFixed(1)}% of the run)`}`;
     log(`http: ${nodes} nodes, ${clients} clients, ${total} calls (after ${warm.calls} warm-up); load average ${loadStart.toFixed(1)} -> ${result.load.end.toFixed(1)}; server RSS ${rss ? `${rss.end.toFixed(0)} MB (peak ${rss.peak.toFixed(0)} MB)` : '?'}`);
     log(`http closed loop: ${fmt(closed)}`);
     log(`http open loop at ${rate}/s: ${fmt(open)}`);

@@ -65,6 +65,7 @@ export class QueryEngine {
   private qualifiedMemo?: Array<string | undefined>;
   private safeLabelMemo?: Array<string | undefined>;
   private safeQualifiedMemo?: Array<string | undefined>;
+  private safeFileMemo?: Array<string | undefined>;
   private duplicate?: Uint8Array;
   private siteCounts?: { keyed: Map<string, number>; opaque: number };
 
@@ -111,6 +112,12 @@ export class QueryEngine {
   safeLabel(v: NodeId): string {
     const memo = (this.safeLabelMemo ??= new Array<string | undefined>(this.ix.n));
     return (memo[v] ??= sanitize(this.ix.label(v)));
+  }
+
+  /** `sanitize(source_file ?? '')` of a node, memoized (query_graph prints thirty files per answer). */
+  safeFile(v: NodeId): string {
+    const memo = (this.safeFileMemo ??= new Array<string | undefined>(this.ix.n));
+    return (memo[v] ??= sanitize(this.ix.node(v).source_file ?? ''));
   }
 
   /** `sanitize(qualified(v), 400)`, memoized. */

@@ -333,9 +333,42 @@ function ahead(sa: number, va: number, sb: number, vb: number): boolean {
   return sa > sb || (sa === sb && va < vb);
 }
 
+/**
+ * Sort ids h[0..size) into (score desc, id asc) order (h is clobbered): a heap sort with the
+ * comparisons inline, where Array#sort would call a comparator closure per comparison. The order is
+ * total (ids are distinct), so the result is the one any correct sort gives.
+ */
+function sortBest(h: Int32Array, size: number, score: Float64Array): NodeId[] {
+  // A heap with the weakest at the root; popping the weakest each time lists them from the back.
+  for (let i = (size >> 1) - 1; i >= 0; i--) siftWeakest(h, i, size, score);
+  const out: NodeId[] = [];
+  for (let end = size - 1; end >= 0; end--) {
+    out.push(h[0]!);
+    h[0] = h[end]!;
+    siftWeakest(h, 0, end, score);
+  }
+  return out.reverse();
+}
+
+/** Sift h[i] down a heap of `size` ids whose root is the weakest (lowest score, then highest id). */
+function siftWeakest(h: Int32Array, i: number, size: number, score: Float64Array): void {
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < size && ahead(score[h[m]!]!, h[m]!, score[h[l]!]!, h[l]!)) m = l;
+    if (r < size && ahead(score[h[m]!]!, h[m]!, score[h[r]!]!, h[r]!)) m = r;
+    if (m === i) return;
+    const t = h[i]!;
+    h[i] = h[m]!;
+    h[m] = t;
+    i = m;
+  }
+}
+
 /** The k best of the first `count` ids by (score desc, id asc), in that order: a bounded heap, then a sort of k. */
-function topMatches(ids: Int32Array, count: number, score: Float64Array, k: number): NodeId[] {
-  if (count <= k) return Array.from(ids.subarray(0, count)).sort((a, b) => score[b]! - score[a]! || a - b);
+export function topMatches(ids: Int32Array, count: number, score: Float64Array, k: number): NodeId[] {
+  if (count <= k) return sortBest(ids.slice(0, count), count, score);
   // Min-heap of the k best so far: the weakest of them at the root.
   const h = new Int32Array(k);
   let size = 0;
@@ -372,7 +405,7 @@ function topMatches(ids: Int32Array, count: number, score: Float64Array, k: numb
       i = m;
     }
   }
-  return Array.from(h).sort((a, b) => score[b]! - score[a]! || a - b);
+  return sortBest(h, size, score);
 }
 
 /**

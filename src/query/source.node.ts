@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -125,9 +125,83 @@ function lineOf(source: CachedSource, n: number): string {
   return source.text.slice(start, next);
 }
 
+/**
+ * First reads (a file neither cached nor seen among the last SEEN_LIMIT uncached reads) go through a
+ * reused byte buffer: the file is read into it, its newlines counted there (memchr per line), and only
+ * the lines asked for are decoded. The whole text would be a fresh string of the file's size per call
+ * (31 KB on average for a symbol of a large repository) plus a scan and an offset table, all garbage
+ * a moment later. The lines are the ones the decoded text would give: '\n' never occurs inside a
+ * UTF-8 sequence, and a malformed sequence decodes alike within its line or within the whole file.
+ */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+/** A scratch buffer grown past this for one large file is not kept. */
+const SCRATCH_KEEP = 1024 * 1024;
+let starts = new Uint32Array(1024);
+/** A line-offset table grown past this many entries is dropped after the call. */
+const STARTS_KEEP = 64 * 1024;
+
+/** The whole file into the scratch buffer (or a one-off larger one): the buffer and the byte count. */
+function readIntoScratch(real: string): { buf: Buffer; n: number } {
+  let buf = scratch;
+  const fd = openSync(real, 'r');
+  try {
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        const grown = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(grown, 0, 0, n);
+        buf = grown;
+      }
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    if (buf !== scratch && buf.length <= SCRATCH_KEEP) scratch = buf;
+    return { buf, n };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** {@link readLines} of a first read, from bytes (same answer as through cachedSource). */
+function readLinesOnce(real: string, from: number, to: number): { lines: string[]; from: number; to: number; total: number } {
+  const { buf, n } = readIntoScratch(real);
+  // starts[k] = byte offset of line k + 1, kept for the lines up to max(from, to, 1) + 1 (the last one
+  // is where the line before it ends); the newlines after them are only counted.
+  const want = Math.max(from, to, 1) + 1;
+  let kept = 1;
+  starts[0] = 0;
+  let breaks = 0;
+  for (let i = n ? buf.indexOf(10, 0) : -1; i >= 0 && i < n; i = i + 1 < n ? buf.indexOf(10, i + 1) : -1) {
+    breaks++;
+    if (kept < want) {
+      if (kept === starts.length) {
+        const grown = new Uint32Array(starts.length * 2);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[kept++] = i + 1;
+    }
+  }
+  const total = n === 0 || buf[n - 1] === 10 ? breaks : breaks + 1;
+  const start = Math.max(1, Math.min(from, total || 1));
+  const end = Math.max(start, Math.min(to, total));
+  // Both ends are among the kept offsets (start <= max(from, 1) and end <= max(from, to, 1), or the
+  // whole file was scanned); line `end` stops before the next line's start, or at the end of the file.
+  const lines = total === 0 ? [] : buf.toString('utf8', starts[start - 1]!, end < kept ? starts[end]! - 1 : n).split('\n');
+  if (starts.length > STARTS_KEEP) starts = new Uint32Array(1024); // a far line of a huge file: not kept
+  return { lines, from: start, to: end, total };
+}
+
 /** Read lines [from, to] (1-based, inclusive) of a jailed file. Returns the lines and the clamped range. */
 export function readLines(root: string | undefined, file: string, from: number, to: number): { lines: string[]; from: number; to: number; total: number } {
   const { real, st } = jailFile(root, file);
+  if (Number.isInteger(from) && Number.isInteger(to) && !sourceCache.has(real) && !seenOnce.has(real)) {
+    // As cachedSource() treats a first read: remembered, not cached.
+    seenOnce.add(real);
+    if (seenOnce.size > SEEN_LIMIT) seenOnce.delete(seenOnce.values().next().value!);
+    return readLinesOnce(real, from, to);
+  }
   const source = cachedSource(real, st);
   const total = source.lines;
   const start = Math.max(1, Math.min(from, total || 1));

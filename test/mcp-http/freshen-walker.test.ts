@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,12 +10,26 @@ import { Freshener } from '../../src/mcp/freshen.ts';
 const root = mkdtempSync(join(tmpdir(), 'synaptic-walker-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** Nice value of each thread of this process (Linux /proc). */
-function threadNices(): number[] {
+/** One /proc stat field (1-based, as proc(5) numbers them) of each thread of this process (Linux). */
+function threadField(field: number): number[] {
   return readdirSync('/proc/self/task').map((t) => {
     const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[field - 3]);
   });
+}
+const threadNices = (): number[] => threadField(19);
+/** Scheduling policy of each thread (SCHED_IDLE is 5). */
+const threadPolicies = (): number[] => threadField(41);
+const SCHED_IDLE = 5;
+
+/** chrt exists and may put a process under SCHED_IDLE here (some sandboxes refuse the call). */
+function hasChrt(): boolean {
+  try {
+    execFileSync('chrt', ['--idle', '0', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 test('the staleness walk runs on a lowest-priority thread (Linux), and still finds an unchanged tree clean', { skip: process.platform !== 'linux' }, async () => {
@@ -26,6 +41,7 @@ test('the staleness walk runs on a lowest-priority thread (Linux), and still fin
     JSON.stringify({ manifest_version: MANIFEST_VERSION, extractor_version: 'test', files: { 'a.ts': { hash: 'x', size: st.size, mtime_ms: st.mtimeMs, status: 'ok' } } }),
   );
   const niceBefore = threadNices().filter((n) => n === 19).length;
+  const idleBefore = threadPolicies().filter((p) => p === SCHED_IDLE).length;
   let updates = 0;
   const freshener = new Freshener({ root, graphPath: join(root, 'synaptic-out/graph.json'), onUpdated: async () => void updates++ });
   try {
@@ -34,6 +50,53 @@ test('the staleness walk runs on a lowest-priority thread (Linux), and still fin
     assert.equal(updates, 0, 'nothing changed: no update');
     assert.equal(threadNices().filter((n) => n === 19).length, niceBefore + 1, 'one more thread at nice 19: the walker');
     assert.equal(threadNices().filter((n) => n === 0).length > 0, true, 'the other threads keep their priority');
+    if (hasChrt()) assert.equal(threadPolicies().filter((p) => p === SCHED_IDLE).length, idleBefore + 1, 'one more thread under SCHED_IDLE: the walker');
+    assert.equal(threadPolicies()[0], 0, 'the main thread keeps the normal policy');
+  } finally {
+    freshener.close();
+  }
+});
+
+test('background checks never queue a second walk behind one in progress', async () => {
+  const dir = mkdtempSync(join(root, 'overlap-'));
+  mkdirSync(join(dir, 'synaptic-out'), { recursive: true });
+  const files: Record<string, unknown> = {};
+  for (let i = 0; i < 300; i++) {
+    writeFileSync(join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`);
+    const st = statSync(join(dir, `f${i}.ts`));
+    files[`f${i}.ts`] = { hash: 'x', size: st.size, mtime_ms: st.mtimeMs, status: 'ok' };
+  }
+  writeFileSync(join(dir, 'synaptic-out/.manifest.json'), JSON.stringify({ manifest_version: MANIFEST_VERSION, extractor_version: 'test', files }));
+  const freshener = new Freshener({ root: dir, graphPath: join(dir, 'synaptic-out/graph.json'), background: true, debounceMs: 0 });
+  try {
+    freshener.start();
+    await freshener.check(); // the startup walk
+    // Count the walks the worker is asked for, and how many are in flight at once.
+    const walker = (freshener as unknown as { walker: { walk: (root: string, manifest: string) => Promise<string | null | undefined> } }).walker;
+    assert.ok(walker, 'the walk worker started');
+    const walk = walker.walk.bind(walker);
+    let walks = 0;
+    let inFlight = 0;
+    let most = 0;
+    let done: () => void = () => {};
+    const idle = new Promise<void>((resolve) => (done = resolve));
+    walker.walk = async (r, m) => {
+      walks++;
+      most = Math.max(most, ++inFlight);
+      try {
+        return await walk(r, m);
+      } finally {
+        if (--inFlight === 0) done();
+      }
+    };
+    // A burst of calls with a zero debounce: each would start a walk if nothing held them back.
+    for (let i = 0; i < 50; i++) await freshener.check();
+    await idle;
+    assert.equal(most, 1, 'one walk in flight at a time');
+    assert.ok(walks >= 1 && walks < 50, `the burst started ${walks} walks (one per finished walk at most), not one per call`);
+    await new Promise((r) => setTimeout(r, 20));
+    await freshener.check();
+    assert.ok(walks >= 2, 'a check after the walk finished starts the next one');
   } finally {
     freshener.close();
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -34,6 +34,35 @@ test('readLines() cuts exactly the lines a full split would give, for random tex
       const from = rnd(12) - 1;
       const to = from + rnd(12) - 2;
       assert.deepEqual(readLines(root, file, from, to), reference(text, from, to), JSON.stringify({ text, from, to }));
+    }
+  }
+});
+
+test('readLines() of raw bytes (malformed UTF-8, a BOM, CR) and of files larger than its read buffer gives the decoded text\'s lines', () => {
+  let seed = 29;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed % n;
+  };
+  const pieces = [[0x0a], [0x0d, 0x0a], [0x61], [0x62, 0x63], [0xc3, 0xa9], [0xc3], [0xa9], [0xe2, 0x82], [0xe2, 0x82, 0xac], [0xff], [0x80], [0xef, 0xbb, 0xbf], [0xf0, 0x9f, 0x98, 0x80], [0xf0, 0x9f]];
+  for (let i = 0; i < 300; i++) {
+    // Mostly short files; every tenth one past the 64 KB read buffer (grown, then kept or not).
+    const count = i % 10 === 9 ? 40_000 + rnd(300_000) : rnd(40);
+    const bytes = Buffer.from(Array.from({ length: count }, () => pieces[rnd(pieces.length)]!).flat());
+    const file = `raw${i}.bin`;
+    writeFileSync(join(root, file), bytes);
+    const text = readFileSync(join(root, file), 'utf8');
+    const lines = text.split('\n').length;
+    if (i % 50 === 0) {
+      // A range end that is not a number (a node without an end line) answers as it always did.
+      writeFileSync(join(root, `nan${i}.bin`), bytes);
+      assert.deepEqual(readLines(root, `nan${i}.bin`, 2, Number.NaN), reference(text, 2, Number.NaN), `NaN end, file ${i}`);
+    }
+    // The first read takes the byte path; the second one caches the text (and a third hits it).
+    for (let k = 0; k < 3; k++) {
+      const from = k === 0 ? rnd(lines + 3) - 1 : rnd(12);
+      const to = from + rnd(50) - 3;
+      assert.deepEqual(readLines(root, file, from, to), reference(text, from, to), JSON.stringify({ file, count, from, to }));
     }
   }
 });

@@ -8,7 +8,7 @@ import { toolResult, type ToolResult } from '../tool.ts';
 export function nodeLine(engine: QueryEngine, v: NodeId): string {
   const node = engine.ix.node(v);
   const loc = node.source_location ? `:${sanitize(node.source_location, 20)}` : '';
-  const file = node.source_file ? ` ${sanitize(node.source_file)}${loc}` : '';
+  const file = node.source_file ? ` ${engine.safeFile(v)}${loc}` : '';
   return `${engine.safeLabel(v)} [${sanitize(node.kind ?? node.file_type, 30)}]${file}`;
 }
 

@@ -45,7 +45,7 @@ export function createGetSourceTool(ctx: GraphToolContext): ToolDefinition<typeo
       const start = node.span?.start_line ?? (lineOf(node.source_location) || 1);
       const end = node.span && node.kind !== 'file' ? Math.min(node.span.end_line, start + count - 1) : start + count - 1;
       const r = readLines(ctx.sourceRoot, node.source_file, start, end);
-      const header = `${sanitize(engine.ix.label(res.node))} [${sanitize(node.kind ?? node.file_type, 30)}] ${sanitize(node.source_file)}:L${r.from}-L${r.to}`;
+      const header = `${sanitize(engine.ix.label(res.node))} [${sanitize(node.kind ?? node.file_type, 30)}] ${engine.safeFile(res.node)}:L${r.from}-L${r.to}`;
       return toolResult(`${header}\n${number(r.lines, r.from)}`);
     },
   };

@@ -52,7 +52,7 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
         const entry: Record<string, unknown> = {
           label: engine.safeLabel(h.node),
           file_type: sanitize(node.file_type ?? 'code', 30),
-          source_file: sanitize(node.source_file ?? ''),
+          source_file: engine.safeFile(h.node),
           score: h.score,
         };
         if (engine.isDuplicateLabel(h.node)) entry.qualified = engine.safeQualified(h.node);
