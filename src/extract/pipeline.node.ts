@@ -415,13 +415,19 @@ function decodedMemo(decoded: DecodedMemo): EncodeMemo | undefined {
 function previousGraph(outDir: string, resident: ResidentOutputs | undefined, decoded: DecodedMemo): GraphDocument {
   const file = join(outDir, 'graph.cbor');
   return takeKept(resident, file, () => {
-    const snap = decodeSnapshot(readFileSync(file));
-    const doc = snapshotToDocument(snap);
-    // The rows as decoded (the caller may change the document's arrays before the memo is made).
-    const rows = { nodes: doc.nodes.slice(), links: doc.links.slice() };
-    decoded.make = () => EncodeMemo.fromDecoded(snap, rows);
+    const { doc, makeMemo } = readGraphSnapshot(file);
+    decoded.make = makeMemo;
     return doc;
   });
+}
+
+/** graph.cbor decoded, and how to make an encode memo of its columns (which numbers every string). */
+function readGraphSnapshot(file: string): { doc: GraphDocument; makeMemo: () => EncodeMemo } {
+  const snap = decodeSnapshot(readFileSync(file));
+  const doc = snapshotToDocument(snap);
+  // The rows as decoded (the caller may change the document's arrays before the memo is made).
+  const rows = { nodes: doc.nodes.slice(), links: doc.links.slice() };
+  return { doc, makeMemo: () => EncodeMemo.fromDecoded(snap, rows) };
 }
 
 /**
@@ -453,10 +459,9 @@ export function* warmResident(outDir: string, resident: ResidentOutputs): Genera
   const graphCbor = join(outDir, 'graph.cbor');
   if (existsSync(graphCbor)) {
     resident.read(graphCbor, () => {
-      const snap = decodeSnapshot(readFileSync(graphCbor));
-      const doc = snapshotToDocument(snap);
+      const { doc, makeMemo } = readGraphSnapshot(graphCbor);
       // The next update copies the rows it keeps from these columns (see previousGraph).
-      resident.encodeMemo = EncodeMemo.fromDecoded(snap, { nodes: doc.nodes.slice(), links: doc.links.slice() });
+      resident.encodeMemo = makeMemo();
       return doc;
     });
   }

@@ -41,15 +41,20 @@ const MAX_LINE = 64 * 1024;
  * temp directory (Unix socket paths are limited to ~100 bytes, so it is named by a hash).
  */
 export function watchSocketPath(outDir: string): string {
-  const hash = createHash('sha256').update(outDir).digest('hex').slice(0, 24);
+  const hash = folderHash(outDir);
   if (process.platform === 'win32') return `\\\\.\\pipe\\synaptic-update-${hash}`;
   return join(socketFolder(), `update-${hash}.sock`);
 }
 
 /** Where the background updater of `outDir` writes its log (stderr): beside its socket. */
 export function residentLogPath(outDir: string): string {
-  const hash = createHash('sha256').update(outDir).digest('hex').slice(0, 24);
+  const hash = folderHash(outDir);
   return join(process.platform === 'win32' ? tmpdir() : socketFolder(), `update-${hash}.log`);
+}
+
+/** A short name for an output folder (socket paths are limited to ~100 bytes). */
+function folderHash(outDir: string): string {
+  return createHash('sha256').update(outDir).digest('hex').slice(0, 24);
 }
 
 function socketFolder(): string {
@@ -253,10 +258,11 @@ async function retireHolder(path: string): Promise<boolean> {
  * Answer the update requests of the outputs `own` describes (same extractor version, repository,
  * output folder and options) by running `update`; any other request is declined, so its client
  * updates in its own process. For `update --watch`, `serve --watch` (both take the socket over from
- * a background updater) and the background updater itself (`by: 'resident'`, with `roles.onRetire`;
- * it also retires on a request from another extractor version: a newer CLI starts its own).
+ * a background updater) and the background updater itself (`by: 'resident'`: `onRetire` stops it
+ * when asked to retire, and on a request from another extractor version: a newer CLI starts its own).
  */
-export function answerUpdates(own: UpdateRequest, by: AnswererKind, update: () => Promise<ExtractSummary>, roles: SocketRoles = by === 'resident' ? {} : { takeOver: true }): Promise<WatchSocket> {
+export function answerUpdates(own: UpdateRequest, by: AnswererKind, update: () => Promise<ExtractSummary>, onRetire?: () => void): Promise<WatchSocket> {
+  const roles: SocketRoles = by === 'resident' ? (onRetire ? { onRetire } : {}) : { takeOver: true };
   return serveWatchSocket(own.outDir, async (request): Promise<UpdateReply> => {
     if (request.version !== own.version) {
       if (roles.onRetire) setImmediate(roles.onRetire);

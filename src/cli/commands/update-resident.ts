@@ -101,7 +101,7 @@ export async function serveAsResident(
     } finally {
       if (--busy === 0) arm();
     }
-  }, { onRetire: () => stop() });
+  }, () => stop());
   if (!socket.serving) {
     // Another process answers for this folder already.
     await handle.close();
