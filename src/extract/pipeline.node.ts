@@ -380,6 +380,13 @@ function relinkChanged(input: {
  * nodes are built; both lists are in id order and are merged. Equal ids in both lists would need the
  * full build's tie order: then every node is built.
  */
+/** Row i taken from row i (a typed array filled in a loop: `from` with a map function iterates slowly). */
+function identityRows(n: number): Int32Array {
+  const rows = new Int32Array(n);
+  for (let i = 0; i < n; i++) rows[i] = i;
+  return rows;
+}
+
 function keptNodes(incremental: RelinkResult & { previousNodes: GraphNode[] }, changedFiles: ReadonlySet<string>): GraphNode[] {
   const fresh = incremental.nodesOf((f) => changedFiles.has(f.path)).map((n) => definedCopy(n));
   const kept = incremental.previousNodes.filter((n) => n.kind !== 'package' && !changedFiles.has(n.source_file));
@@ -438,7 +445,7 @@ function readGraphSnapshot(file: string): { doc: GraphDocument; makeMemo: () => 
  * shift reads a few shards and the graph; a relink all shards and the link cache). After an update
  * most are kept already, and a step costs a stat.
  */
-export function* warmResident(outDir: string, resident: ResidentOutputs): Generator<void, void, void> {
+export function* warmResident(outDir: string, resident: ResidentOutputs, graphText?: GraphTextWorker): Generator<void, void, void> {
   const version = extractorVersion();
   const manifest = loadPreviousManifest(outDir, version, resident);
   // The parsers of the repository's main languages (a grammar and its tags query compile in ~50-200 ms).
@@ -454,7 +461,13 @@ export function* warmResident(outDir: string, resident: ResidentOutputs): Genera
   if (linkCache) loadLinkCache(outDir, linkCache, version, resident);
   yield;
   const graphJson = join(outDir, 'graph.json');
-  if (existsSync(graphJson)) readKept(resident, graphJson, () => readFileSync(graphJson));
+  if (existsSync(graphJson)) {
+    if (!graphText) readKept(resident, graphJson, () => readFileSync(graphJson));
+    else if (!graphText.keeps(graphJson)) {
+      resident.forget(graphJson);
+      graphText.keepFile(graphJson);
+    }
+  }
   yield;
   const graphCbor = join(outDir, 'graph.cbor');
   if (existsSync(graphCbor)) {
@@ -694,8 +707,8 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     failed = meta.failed_files ?? {};
     skippedCount = Object.keys(meta.skipped_files ?? {}).length;
     lines = shifted.lines;
-    const nodes = Int32Array.from(doc.nodes, (_, i) => i);
-    const links = Int32Array.from(doc.links, (_, j) => j);
+    const nodes = identityRows(doc.nodes.length);
+    const links = identityRows(doc.links.length);
     for (const i of shifted.touched.nodes) nodes[i] = -1;
     for (const j of shifted.touched.links) links[j] = -1;
     reuse = { nodes, links, previousCommunity: shifted.previousCommunity };
@@ -784,11 +797,14 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
         while (p < prevNodes.length && prevNodes[p]!.id < n.id) p++;
         return p < prevNodes.length && prevNodes[p]!.id === n.id ? p : -1;
       };
+      const nodeFrom = new Int32Array(doc.nodes.length);
+      for (let i = 0; i < nodeFrom.length; i++) {
+        const n = doc.nodes[i]!;
+        const at = sameNode(n);
+        nodeFrom[i] = n.kind === 'package' || changedFiles.has(n.source_file) ? -1 : at;
+      }
       reuse = {
-        nodes: Int32Array.from(doc.nodes, (n) => {
-          const at = sameNode(n);
-          return n.kind === 'package' || changedFiles.has(n.source_file) ? -1 : at;
-        }),
+        nodes: nodeFrom,
         links: incremental.linkFrom,
         previousCommunity: incremental.previousNodes.map((n) => n.community),
       };
@@ -849,7 +865,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   // written anew) from the previous graph.json and serializes only the others: here, or on the
   // graph.json worker thread (resident updates) while this thread encodes graph.cbor and the report.
   let graphText: Uint8Array | null = null;
-  let rendering: Promise<Uint8Array | null> | null = null;
+  let rendering: Promise<boolean> | null = null;
   const renderedTmp = `${outputs.graphJson}.tmp-${process.pid}-${Date.now()}-w`;
   if (reuse) {
     const { nodes, previousCommunity } = reuse;
@@ -858,11 +874,12 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) newCommunity[i] = 1;
     try {
       if (options.graphText) {
-        // Moved to the worker: no longer this process's copy (taken out of the resident outputs).
-        const previousText = takeKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson));
+        // The worker keeps the text it wrote last; else the file's bytes are moved to it (no longer
+        // this process's copy: taken out of the resident outputs).
+        const previousText = options.graphText.keeps(outputs.graphJson) ? null : takeKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson));
         rendering = options.graphText.render(graphTextJob(doc, previousText, renderedTmp, nodes, reuse.links, newCommunity)).catch((err: unknown) => {
           if (process.env.SYNAPTIC_DEBUG) console.error(`synaptic: ${err instanceof Error ? err.message : String(err)}`);
-          return null;
+          return false;
         });
       } else graphText = reuseGraphText(readKept(resident, outputs.graphJson, () => readFileSync(outputs.graphJson)), doc, nodes, reuse.links, newCommunity);
     } catch {
@@ -892,14 +909,21 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
     step('encode graph.cbor');
     writeAtomic(outputs.report, renderReport({ doc, indexed, communities: communities.communities, betweenness, algorithm: communities.algorithm }));
     step('report');
+    const rendered = rendering ? await rendering : false;
     if (rendering) {
-      graphBytes = await rendering;
-      if (graphBytes) jsonWrite = stagedRename(renderedTmp, outputs.graphJson);
+      if (rendered) jsonWrite = stagedRename(renderedTmp, outputs.graphJson);
       else jsonWrite = stageAtomic(outputs.graphJson, (graphBytes = Buffer.from(stringifyGraph(doc))));
       step('graph.json from its worker');
     }
     await jsonWrite!.commit();
-    resident?.wrote(outputs.graphJson, graphBytes);
+    // The text is kept once: by the graph.json worker when it wrote it, else here.
+    if (rendered) {
+      options.graphText!.committed(outputs.graphJson);
+      resident?.forget(outputs.graphJson);
+    } else {
+      options.graphText?.forget();
+      resident?.wrote(outputs.graphJson, graphBytes);
+    }
     await cborWrite.commit();
     resident?.wrote(outputs.graphCbor, doc);
   } catch (err) {

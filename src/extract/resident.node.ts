@@ -28,7 +28,7 @@ export class ResidentOutputs {
 
   /** The decoded value of `path`: the kept one if the file is unchanged, else `load()` (kept when not null). */
   read<T>(path: string, load: () => T): T {
-    const stamp = stampOf(path);
+    const stamp = fileStamp(path);
     const kept = this.#kept.get(path);
     if (stamp !== null && kept?.stamp === stamp) {
       this.counts.kept++;
@@ -51,9 +51,14 @@ export class ResidentOutputs {
 
   /** Record `value` as the decoded form of the file just written at `path`. */
   wrote(path: string, value: unknown): void {
-    const stamp = stampOf(path);
+    const stamp = fileStamp(path);
     if (stamp === null) this.#kept.delete(path);
     else this.#kept.set(path, { stamp, value });
+  }
+
+  /** Keep nothing for `path` (another holder keeps its value). */
+  forget(path: string): void {
+    this.#kept.delete(path);
   }
 
   /** Forget everything (e.g. after an error left the outputs in an unknown state). */
@@ -62,7 +67,8 @@ export class ResidentOutputs {
   }
 }
 
-function stampOf(path: string): string | null {
+/** A file's identity: mtime, size, inode and ctime (null when it is missing). */
+export function fileStamp(path: string): string | null {
   try {
     const st = statSync(path, { bigint: true });
     return `${st.mtimeNs}:${st.size}:${st.ino}:${st.ctimeNs}`;

@@ -76,7 +76,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
   };
   const warmSoon = (): void => {
     graphText.warm();
-    warming = warmResident(outDir, resident);
+    warming = warmResident(outDir, resident, graphText);
     setImmediate(warmStep);
   };
 

@@ -147,7 +147,10 @@ async function randomEdits(resident: ResidentOutputs | undefined, graphText?: Gr
     }
     assert.ok(positions > 0, 'at least one blank-line round took the positions-only path');
     if (resident) assert.ok(resident.counts.kept > 10, `updates read their previous outputs from memory: ${JSON.stringify(resident.counts)}`);
-    if (graphText) assert.ok(graphText.rendered >= 3, `graph.json built on its worker thread in ${graphText.rendered} updates`);
+    if (graphText) {
+      assert.ok(graphText.rendered >= 3, `graph.json built on its worker thread in ${graphText.rendered} updates`);
+      assert.ok(graphText.fromKept >= 2, `the worker built on the text it kept in ${graphText.fromKept} updates`);
+    }
     // A no-op update parses nothing; touching files without changing them stops before linking.
     const again = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
     assert.equal(again.parsed, 0);

@@ -60,7 +60,7 @@ export function documentSource(doc: GraphDocument): GraphTextSource {
 
 /** {@link reuseGraphText} over a {@link GraphTextSource}. */
 export function reuseGraphTextOf(
-  previous: Uint8Array, src: GraphTextSource, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array,
+  previous: Uint8Array, src: GraphTextSource, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array, spare?: Uint8Array,
 ): Uint8Array | null {
   const n = src.nodeCount;
   const m = src.linkCount;
@@ -88,7 +88,11 @@ export function reuseGraphTextOf(
   const prevNodes = linksOpen - 1 - 3;
   const prevLinks = lines - 2 - (linksOpen + 1);
   // The new text is assembled in one buffer: copied ranges and written strings, no part list to join.
-  const out = new ByteSink(prev.length + (prev.length >> 4) + 4096);
+  // `spare` (a buffer of an earlier text, no longer needed) is written over when big enough: an
+  // update then allocates no new 50 MB buffer (whose external memory would hasten a full GC).
+  // A spare buffer needs half the room a new one gets (the text may have grown since it was made).
+  const spareFits = spare !== undefined && spare.buffer !== previous.buffer && spare.length >= prev.length + (prev.length >> 5) + 4096;
+  const out = new ByteSink(spareFits ? spare : textCapacity(prev.length));
   out.text(src.header);
   out.text('"nodes":[\n');
   // A record's line holds its key first: checked at both ends of every copied run.
@@ -181,6 +185,11 @@ export function reuseGraphTextOf(
   return out.result();
 }
 
+/** The buffer size a text built from a previous one of `bytes` starts with (room for a little growth). */
+export function textCapacity(bytes: number): number {
+  return bytes + (bytes >> 4) + 4096;
+}
+
 function startsAt(bytes: Uint8Array, at: number, expect: Uint8Array): boolean {
   for (let i = 0; i < expect.length; i++) if (bytes[at + i] !== expect[i]) return false;
   return true;
@@ -206,8 +215,8 @@ const utf8 = new TextEncoder();
 class ByteSink {
   buffer: Uint8Array;
   length = 0;
-  constructor(capacity: number) {
-    this.buffer = new Uint8Array(capacity);
+  constructor(into: number | Uint8Array) {
+    this.buffer = typeof into === 'number' ? new Uint8Array(into) : into;
   }
   private room(bytes: number): void {
     if (this.length + bytes <= this.buffer.length) return;

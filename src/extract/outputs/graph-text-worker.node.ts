@@ -1,21 +1,54 @@
 /**
  * Worker-thread entry of GraphTextWorker (graph-text.node.ts): builds an update's graph.json text from
- * the previous one and the job's texts, writes it to the job's temp file, and hands the bytes back.
+ * the previous one and the job's texts and writes it to the job's temp file. The worker keeps the
+ * text it built as the next job's previous text (the caller sends one only when the file on disk is
+ * another), and the buffer of the text before it as the next job's output buffer: an update moves
+ * no 50 MB buffer between threads and allocates none.
  */
 import { writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { reuseGraphTextOf } from './graph-json-reuse.node.ts';
-import { jobSource, type GraphTextJob } from './graph-text.node.ts';
+import { jobSource, type GraphTextMessage } from './graph-text.node.ts';
 
 const port = parentPort;
 if (!port) throw new Error('Cannot start the graph.json worker: not running in a worker thread');
 
-port.on('message', (job: GraphTextJob) => {
+let kept: Uint8Array | null = null;
+let spare: Uint8Array | null = null;
+
+/** `text` is the kept text now; the buffer it replaces becomes the spare one. */
+function keep(text: Uint8Array | null): void {
+  if (kept && kept.buffer !== text?.buffer) spare = new Uint8Array(kept.buffer);
+  kept = text;
+}
+
+port.on('message', (msg: GraphTextMessage) => {
+  if (msg.kind === 'keep') {
+    keep(msg.text);
+    return;
+  }
+  if (msg.kind === 'forget') {
+    keep(null);
+    return;
+  }
+  const job = msg;
   try {
-    const bytes = reuseGraphTextOf(job.previous, jobSource(job), job.nodeFrom, job.linkFrom, job.newCommunity);
-    if (bytes) writeFileSync(job.tmp, bytes);
-    port.postMessage({ id: job.id, bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []);
+    const previous = job.previous ?? kept;
+    if (!previous) throw new Error('Cannot write graph.json: the worker keeps no previous text');
+    if (job.previous) keep(job.previous);
+    const outBuffer = spare;
+    spare = null;
+    const text = reuseGraphTextOf(previous, jobSource(job), job.nodeFrom, job.linkFrom, job.newCommunity, outBuffer ?? undefined);
+    if (!text) {
+      spare = outBuffer;
+      port.postMessage({ id: job.id, written: false });
+      return;
+    }
+    writeFileSync(job.tmp, text);
+    keep(text);
+    port.postMessage({ id: job.id, written: true });
   } catch (err) {
-    port.postMessage({ id: job.id, bytes: null, error: err instanceof Error ? err.message : String(err) });
+    keep(null);
+    port.postMessage({ id: job.id, written: false, error: err instanceof Error ? err.message : String(err) });
   }
 });

@@ -1,22 +1,26 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { fileStamp } from '../resident.node.ts';
 import type { GraphDocument } from '../../graph/model.ts';
 import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './graph-json.ts';
-import { linkKeyText, type GraphTextSource } from './graph-json-reuse.node.ts';
+import { linkKeyText, textCapacity, type GraphTextSource } from './graph-json-reuse.node.ts';
 
 /**
  * graph.json of an update, assembled and written on a worker thread while this thread encodes
  * graph.cbor and renders the report (`update --watch`, where every update rewrites a 50 MB file).
  * The worker gets no document: only the texts {@link reuseGraphTextOf} reads of it (node ids,
  * community numbers, the JSON of new records, the keys of copied runs' end links), so the hand-over
- * is cheap; the previous graph.json bytes are moved to it, not copied.
+ * is cheap. The worker keeps the last text it built: the previous graph.json bytes are moved to it
+ * only when the file on disk is not that text (the first update, another writer).
  */
 
-/** What the worker needs: the previous text (transferred), the plan, and the new records' texts. */
+/** What the worker needs: the previous text (transferred; null: the one it keeps), the plan, and the new records' texts. */
 export interface GraphTextJob {
+  kind: 'render';
   id: number;
   /** Temp file the worker writes the text to (renamed into place by the caller). */
   tmp: string;
-  previous: Uint8Array;
+  previous: Uint8Array | null;
   nodeFrom: Int32Array;
   linkFrom: Int32Array;
   newCommunity: Uint8Array;
@@ -31,6 +35,9 @@ export interface GraphTextJob {
   linkJson: Map<number, string>;
   linkCount: number;
 }
+
+/** Messages to the worker: a job, a text to keep as the next job's previous one, or forget it. */
+export type GraphTextMessage = GraphTextJob | { kind: 'keep'; text: Uint8Array } | { kind: 'forget' };
 
 /** The job's view as a {@link GraphTextSource} (in the worker). */
 export function jobSource(job: GraphTextJob): GraphTextSource {
@@ -50,8 +57,8 @@ export function jobSource(job: GraphTextJob): GraphTextSource {
 
 /** The job for `doc` (the reuse plan as the pipeline computed it). */
 export function graphTextJob(
-  doc: GraphDocument, previous: Uint8Array, tmp: string, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity: Uint8Array,
-): Omit<GraphTextJob, 'id'> {
+  doc: GraphDocument, previous: Uint8Array | null, tmp: string, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity: Uint8Array,
+): Omit<GraphTextJob, 'id' | 'kind'> {
   const n = doc.nodes.length;
   const m = doc.links.length;
   const ids: string[] = new Array(n);
@@ -91,21 +98,65 @@ export function graphTextJob(
 export class GraphTextWorker {
   private worker: Worker | null = null;
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (bytes: Uint8Array | null) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (written: boolean) => void; reject: (err: Error) => void }>();
+  /** The file identity (see fileStamp) of graph.json when it holds the text the worker keeps. */
+  private keptStamp: string | null = null;
   /** Texts the worker built (the rest fell back to this thread). */
   rendered = 0;
+  /** Jobs that built on the text the worker kept (no previous text sent). */
+  fromKept = 0;
+
+  /** Whether the worker keeps the text of `path` as it is on disk (a job then needs no previous text). */
+  keeps(path: string): boolean {
+    return this.keptStamp !== null && this.worker !== null && fileStamp(path) === this.keptStamp;
+  }
+
+  /** Hand the text of `path` to the worker to keep (idle-time warm-up of a resident process). */
+  keepFile(path: string): void {
+    const stamp = fileStamp(path); // taken first: a file replaced meanwhile just fails to match later
+    const fd = openSync(path, 'r');
+    let bytes: Uint8Array;
+    try {
+      const size = fstatSync(fd).size;
+      // With the room a later text needs: once replaced, this buffer is the worker's spare one.
+      const buffer = new Uint8Array(textCapacity(size));
+      let read = 0;
+      for (let got = 1; got > 0 && read < buffer.length; read += got) got = readSync(fd, buffer, read, buffer.length - read, read);
+      bytes = buffer.subarray(0, read);
+    } finally {
+      closeSync(fd);
+    }
+    this.start().postMessage({ kind: 'keep', text: bytes }, [bytes.buffer as ArrayBuffer]);
+    this.keptStamp = stamp;
+  }
+
+  /** The worker's text is now graph.json at `path` (its temp file was renamed there). */
+  committed(path: string): void {
+    this.keptStamp = fileStamp(path);
+  }
+
+  /** graph.json was written otherwise: the kept text is of no more use. */
+  forget(): void {
+    if (this.keptStamp === null) return;
+    this.keptStamp = null;
+    this.worker?.postMessage({ kind: 'forget' });
+  }
 
   /**
-   * Build and write the text (to `job.tmp`); resolves with its bytes, or null when the previous text
-   * cannot be reused (nothing written then). `job.previous` is moved to the worker: do not use it after.
+   * Build and write the text (to `job.tmp`); resolves true when written, false when the previous text
+   * cannot be reused (nothing written then). `job.previous` (when given) is moved to the worker: do
+   * not use it after; null stands for the text the worker keeps (see {@link keeps}).
    */
-  render(job: Omit<GraphTextJob, 'id'>): Promise<Uint8Array | null> {
+  render(job: Omit<GraphTextJob, 'id' | 'kind'>): Promise<boolean> {
     const worker = this.start();
     const id = ++this.nextId;
+    this.keptStamp = null; // until committed()
+    if (!job.previous) this.fromKept++;
     worker.ref(); // a job keeps the process alive; an idle worker does not
-    return new Promise<Uint8Array | null>((resolve, reject) => {
+    return new Promise<boolean>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...job, id }, [job.previous.buffer as ArrayBuffer]);
+      const message: GraphTextJob = { ...job, kind: 'render', id };
+      worker.postMessage(message, job.previous ? [job.previous.buffer as ArrayBuffer] : []);
     }).finally(() => {
       if (!this.pending.size) this.worker?.unref();
     });
@@ -131,18 +182,19 @@ export class GraphTextWorker {
       ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true })
       : new Worker(url);
     worker.unref();
-    worker.on('message', (msg: { id: number; bytes: Uint8Array | null; error?: string }) => {
+    worker.on('message', (msg: { id: number; written: boolean; error?: string }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;
       this.pending.delete(msg.id);
       if (msg.error) p.reject(new Error(msg.error));
       else {
-        if (msg.bytes) this.rendered++;
-        p.resolve(msg.bytes);
+        if (msg.written) this.rendered++;
+        p.resolve(msg.written);
       }
     });
     const fail = (err: Error): void => {
       this.worker = null;
+      this.keptStamp = null;
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
