@@ -314,21 +314,33 @@ export function describeCommunities(ig: IndexedGraph, membership: Int32Array, co
   }
   return members.map((list, id) => {
     const dirs = new Map<string, number>();
-    for (const i of list) {
-      const file = ig.nodes[i]!.source_file;
-      if (file) {
-        const dir = dirOf(file);
-        dirs.set(dir, (dirs.get(dir) ?? 0) + 1);
+    // Counted in runs of one file: members come in id order, where a file's symbols sit together.
+    let runFile = '';
+    let runLength = 0;
+    const endRun = (): void => {
+      if (!runLength) return;
+      const dir = dirOf(runFile);
+      dirs.set(dir, (dirs.get(dir) ?? 0) + runLength);
+    };
+    for (let k = 0; k < list.length; k++) {
+      const file = ig.nodes[list[k]!]!.source_file;
+      if (!file) continue;
+      if (file !== runFile) {
+        endRun();
+        runFile = file;
+        runLength = 0;
       }
+      runLength++;
     }
+    endRun();
     const path = topCounts(dirs, 1)[0] ?? '.';
     const was = known?.[String(id)];
     let top: string[] | null = was === path ? [] : was?.startsWith(`${path} (`) && was.endsWith(')') ? was.slice(path.length + 2, -1).split(', ') : null;
     if (top && (top.length > 2 || top.some((t) => !/^[a-z0-9]+$/.test(t)))) top = null;
     if (!top) {
       const tokens = new Map<string, number>();
-      for (const i of list) {
-        const node: GraphNode = ig.nodes[i]!;
+      for (let k = 0; k < list.length; k++) {
+        const node: GraphNode = ig.nodes[list[k]!]!;
         if (node.kind !== 'file') for (const t of tokensOf(String(node.label ?? ''))) tokens.set(t, (tokens.get(t) ?? 0) + 1);
       }
       top = topCounts(tokens, 2);

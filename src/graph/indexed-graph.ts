@@ -37,7 +37,8 @@ export function indexGraph(doc: GraphDocument): IndexedGraph {
   let lastRelation: string | undefined;
   let lastRel = 0;
   let e = 0;
-  for (const link of doc.links) {
+  for (let j = 0; j < m; j++) {
+    const link = doc.links[j]!;
     const s = link.source === lastSource ? lastS : (lastS = idOf.get((lastSource = link.source)));
     const t = idOf.get(link.target);
     if (s === undefined || t === undefined) {

@@ -50,7 +50,8 @@ class StringTable {
     memo.seen[g] = memo.generation;
     memo.at[g] = i;
     this.numbers.push(g);
-    this.push(memo.strings[g]!);
+    this.list.push(memo.strings[g]!);
+    if (memo.nul[g]) this.hasNul = true;
     return i;
   }
   /** {@link add} of entry `i` of the last encode's table ({@link NONE} stays NONE). */
@@ -98,6 +99,8 @@ export class EncodeMemo {
   /** Per string number: the encode that last added it to its table, and its index there. */
   seen = new Int32Array(1024);
   at = new Int32Array(1024);
+  /** Per string number: 1 when the string holds a NUL (checked once, not at every encode). */
+  nul = new Uint8Array(1024);
   generation = 0;
   last: LastEncode | null = null;
 
@@ -114,7 +117,11 @@ export class EncodeMemo {
         const at = new Int32Array(2 * this.at.length);
         at.set(this.at);
         this.at = at;
+        const nul = new Uint8Array(2 * this.nul.length);
+        nul.set(this.nul);
+        this.nul = nul;
       }
+      if (value.includes('\0')) this.nul[g] = 1;
     }
     return g;
   }
@@ -377,7 +384,16 @@ class RowEncoder {
   private copyNodeRow(i: number, r: number, last: LastEncode): void {
     const { strings, col } = this;
     const c = last.node;
-    for (const key of SCALAR_STRING_COLUMNS) col[key][i] = strings.addFromLast(c[key][r]!, last);
+    // Unrolled (SCALAR_STRING_COLUMNS' order): keyed access by a varying name is slow per row.
+    col.id[i] = strings.addFromLast(c.id[r]!, last);
+    col.label[i] = strings.addFromLast(c.label[r]!, last);
+    col.fileType[i] = strings.addFromLast(c.fileType[r]!, last);
+    col.sourceFile[i] = strings.addFromLast(c.sourceFile[r]!, last);
+    col.sourceLocation[i] = strings.addFromLast(c.sourceLocation[r]!, last);
+    col.kind[i] = strings.addFromLast(c.kind[r]!, last);
+    col.visibility[i] = strings.addFromLast(c.visibility[r]!, last);
+    col.language[i] = strings.addFromLast(c.language[r]!, last);
+    col.doc[i] = strings.addFromLast(c.doc[r]!, last);
     const community = this.nodes[i]!.community;
     // Any other community than an int32 or none travels as an extra: such a row is not copyable.
     if (!this.community(i, community) && community !== undefined) this.oddCommunity = true;

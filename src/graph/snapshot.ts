@@ -123,7 +123,7 @@ export function snapshotEdges(n: number, L: GraphSnapshot['link'], relations: re
   const otherRel: number[] = [];
   const relIds = Uint8Array.from(relations, (r) => relationId(r));
   // Line number per string-table entry (-1: not parsed yet): locations repeat a lot.
-  const lineOfString = new Map<number, number>();
+  const lineOfString = new Int32Array(strings.length).fill(-1);
   let e = 0;
   for (let j = 0; j < m0; j++) {
     const s = L.src[j]!;
@@ -139,11 +139,11 @@ export function snapshotEdges(n: number, L: GraphSnapshot['link'], relations: re
     conf[e] = c <= 2 ? c : 0;
     const loc = L.sourceLocation[j]!;
     if (loc !== NONE) {
-      let at = lineOfString.get(loc);
-      if (at === undefined) {
+      let at = loc < lineOfString.length ? lineOfString[loc]! : 0;
+      if (at < 0) {
         const match = /(\d+)/.exec(strings[loc] ?? '');
         at = match ? Number(match[1]) : 0;
-        lineOfString.set(loc, at);
+        lineOfString[loc] = at;
       }
       line[e] = at;
     }

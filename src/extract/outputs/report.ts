@@ -80,6 +80,35 @@ function testsReaching(ig: IndexedGraph, reverse: { offsets: Uint32Array; edges:
 }
 
 /** Render GRAPH_REPORT.md. */
+/**
+ * `items` (edge ids) in order of score descending, then id ascending, produced lazily: a heap built
+ * in linear time, popped only as far as the caller reads (a report keeps a handful of ~50k edges).
+ */
+function* bestFirst(items: number[], score: Float64Array): Generator<number> {
+  const heap = Uint32Array.from(items);
+  const before = (a: number, b: number): boolean => score[a]! > score[b]! || (score[a] === score[b] && a < b);
+  const sink = (i: number, size: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      let best = i;
+      if (l < size && before(heap[l]!, heap[best]!)) best = l;
+      if (l + 1 < size && before(heap[l + 1]!, heap[best]!)) best = l + 1;
+      if (best === i) return;
+      const t = heap[i]!;
+      heap[i] = heap[best]!;
+      heap[best] = t;
+      i = best;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) sink(i, heap.length);
+  for (let size = heap.length; size > 0; size--) {
+    const first = heap[0]!;
+    heap[0] = heap[size - 1]!;
+    sink(0, size - 1);
+    yield first;
+  }
+}
+
 export function renderReport(input: ReportInput): string {
   const { doc, indexed: ig, communities, betweenness } = input;
   const meta = doc.graph;
@@ -90,13 +119,35 @@ export function renderReport(input: ReportInput): string {
 
   // Summary
   const kinds = new Map<string, number>();
-  for (const n of nodes) kinds.set(n.kind, (kinds.get(n.kind) ?? 0) + 1);
-  const relations = new Map<string, number>();
-  const confidence = { EXTRACTED: 0, INFERRED: 0, AMBIGUOUS: 0 } as Record<string, number>;
-  for (const l of doc.links) {
-    relations.set(String(l.relation), (relations.get(String(l.relation)) ?? 0) + 1);
-    confidence[l.confidence] = (confidence[l.confidence] ?? 0) + 1;
+  // Indexed loops over the big arrays: this runs once per update, often before V8 optimizes it, and
+  // an unoptimized for-of allocates an iterator result per element.
+  for (let i = 0; i < nodes.length; i++) {
+    const kind = nodes[i]!.kind;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   }
+  const relations = new Map<string, number>();
+  const confidence = { EXTRACTED: 0, INFERRED: 0, AMBIGUOUS: 0 };
+  // Counted in runs: links come grouped by source, and a source's links often share a relation.
+  let run = '';
+  let runLength = 0;
+  const endRun = (): void => {
+    if (runLength) relations.set(run, (relations.get(run) ?? 0) + runLength);
+  };
+  for (let j = 0; j < doc.links.length; j++) {
+    const l = doc.links[j]!;
+    const relation = String(l.relation);
+    if (relation !== run) {
+      endRun();
+      run = relation;
+      runLength = 0;
+    }
+    runLength++;
+    const c = l.confidence;
+    if (c === 'EXTRACTED') confidence.EXTRACTED++;
+    else if (c === 'INFERRED') confidence.INFERRED++;
+    else if (c === 'AMBIGUOUS') confidence.AMBIGUOUS++;
+  }
+  endRun();
   const m = doc.links.length;
   const unresolved = Object.values(meta.unresolved_calls ?? {}).reduce((a, b) => a + b, 0);
   const failed = Object.entries(meta.failed_files ?? {});
@@ -107,7 +158,7 @@ export function renderReport(input: ReportInput): string {
   out.push(`- Nodes: ${nodes.length} (${[...kinds.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, c]) => `${k} ${c}`).join(', ')})`);
   out.push(`- Edges: ${m} (${[...relations.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, c]) => `${r} ${c}`).join(', ')})`);
   out.push(`- Communities: ${communities.length}${input.algorithm ? ` (${input.algorithm})` : ''}`);
-  out.push(`- Confidence: EXTRACTED ${confidence.EXTRACTED} (${pct(confidence.EXTRACTED!, m)}), INFERRED ${confidence.INFERRED} (${pct(confidence.INFERRED!, m)}), AMBIGUOUS ${confidence.AMBIGUOUS} (${pct(confidence.AMBIGUOUS!, m)})`);
+  out.push(`- Confidence: EXTRACTED ${confidence.EXTRACTED} (${pct(confidence.EXTRACTED, m)}), INFERRED ${confidence.INFERRED} (${pct(confidence.INFERRED, m)}), AMBIGUOUS ${confidence.AMBIGUOUS} (${pct(confidence.AMBIGUOUS, m)})`);
   out.push(`- Unresolved call sites: ${unresolved}; dynamic hazards: ${(meta.hazards ?? []).length}`);
   out.push(`- Failed to parse: ${failed.length}; skipped: ${skipped.length}`, '');
 
@@ -172,8 +223,11 @@ export function renderReport(input: ReportInput): string {
   out.push('');
 
   // Surprising connections
-  const community = (i: number): number => (nodes[i]!.community as number | undefined) ?? -1;
-  const surprises: { e: number; score: number }[] = [];
+  const communityOf = new Int32Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) communityOf[i] = (nodes[i]!.community as number | undefined) ?? -1;
+  const community = (i: number): number => communityOf[i]!;
+  const crossing: number[] = [];
+  const scoreOf = new Float64Array(ig.src.length);
   const seenPairs = new Set<string>();
   const contains = relationId('contains');
   for (let e = 0; e < ig.src.length; e++) {
@@ -181,13 +235,14 @@ export function renderReport(input: ReportInput): string {
     const s = ig.src[e]!;
     const t = ig.dst[e]!;
     if (community(s) === community(t)) continue;
-    surprises.push({ e, score: betweenness[s]! + betweenness[t]! });
+    crossing.push(e);
+    scoreOf[e] = betweenness[s]! + betweenness[t]!;
   }
-  surprises.sort((a, b) => b.score - a.score || a.e - b.e);
   // One row per node pair, and at most two rows per node, so one hub does not fill the table.
   const top: { e: number; score: number }[] = [];
   const uses = new Map<number, number>();
-  for (const s of surprises) {
+  for (const e of bestFirst(crossing, scoreOf)) {
+    const s = { e, score: scoreOf[e]! };
     const a = ig.src[s.e]!;
     const b = ig.dst[s.e]!;
     const key = `${a}>${b}`;
