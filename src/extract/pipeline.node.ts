@@ -8,7 +8,7 @@ import { Core } from '../core/index.ts';
 import { decodeSnapshot, snapshotToDocument } from '../graph/snapshot.ts';
 import { EncodeMemo, encodeGraph } from '../graph/snapshot-encode.ts';
 import { MANIFEST_VERSION, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
-import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
+import { assignCommunities, describeCommunities, nodeBetweenness, partitionGraph, structuralEdges, type CommunityCore } from '../graph/communities.ts';
 import type { FileFacts } from './facts.ts';
 import { extractorVersion, OUTPUT_DIR_NAME } from './identity.node.ts';
 import { CONTEXT_FILE_NAMES, buildProjectContext } from './project-context.ts';
@@ -470,14 +470,42 @@ export function* warmResident(outDir: string, resident: ResidentOutputs, graphTe
   }
   yield;
   const graphCbor = join(outDir, 'graph.cbor');
-  if (existsSync(graphCbor)) {
-    resident.read(graphCbor, () => {
-      const { doc, makeMemo } = readGraphSnapshot(graphCbor);
-      // The next update copies the rows it keeps from these columns (see previousGraph).
-      resident.encodeMemo = makeMemo();
-      return doc;
-    });
+  if (!existsSync(graphCbor)) return;
+  const doc = resident.read(graphCbor, () => {
+    const { doc, makeMemo } = readGraphSnapshot(graphCbor);
+    // The next update copies the rows it keeps from these columns (see previousGraph).
+    resident.encodeMemo = makeMemo();
+    return doc;
+  });
+  if (!resident.rehearsed) {
+    resident.rehearsed = true;
+    yield;
+    yield* rehearseUpdate(doc, resident);
   }
+}
+
+/**
+ * Once per process, run the steps every update runs over the whole graph (index, partition,
+ * community stats, graph.cbor's encode, the report) on the kept graph and drop the results: a new
+ * process's first updates otherwise run them as cold code (~0.4 s more on prisma). Reads and writes
+ * nothing; the encode leaves the memo as the encode of this same graph, as the update expects.
+ */
+function* rehearseUpdate(doc: GraphDocument, resident: ResidentOutputs): Generator<void, void, void> {
+  let loaded: { core: CommunityCore | null } | undefined;
+  loadCore().then((l) => (loaded = l), () => (loaded = { core: null }));
+  const indexed = indexGraph(doc);
+  yield;
+  // The core compiles off this thread meanwhile (a few turns at most).
+  for (let turns = 0; !loaded && turns < 1000; turns++) yield;
+  const { membership } = partitionGraph(structuralEdges(indexed), { core: loaded?.core ?? null });
+  let count = 0;
+  for (let i = 0; i < membership.length; i++) count = Math.max(count, membership[i]! + 1);
+  const communities = describeCommunities(indexed, membership, count);
+  yield;
+  const endpoints = indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined;
+  encodeGraph(doc, endpoints, { memo: resident.encodeMemo, nodeFrom: identityRows(doc.nodes.length), linkFrom: identityRows(doc.links.length) });
+  yield;
+  renderReport({ doc, indexed, communities, betweenness: new Float64Array(indexed.nodes.length) });
 }
 
 /** Languages of at least 1% of a manifest's parsed files (at most 4), most files first. */

@@ -179,6 +179,34 @@ test('a one-shot update starts a background updater that answers the next ones (
   }
 });
 
+test('an extract starts the background updater too: the first update after it is already the updater\'s', { skip, timeout: 60_000 }, async () => {
+  const fx = copyFixture();
+  const out = join(fx.dir, 'out-extract');
+  const full = join(fx.dir, 'out-full');
+  let resident = 0;
+  try {
+    assert.equal(synaptic(['extract', fx.dir, '--out', out], { SYNAPTIC_RESIDENT: '1' }).code, 0);
+    for (let t = 0; t < 200 && !resident; t++) {
+      resident = (await pingWatcher(out, 500)) ?? 0;
+      if (!resident) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(resident > 0, 'a background updater answers for the folder after the extract');
+    const abs = join(fx.dir, 'src/util/strings.ts');
+    writeFileSync(abs, `${readFileSync(abs, 'utf8')}\nexport function afterExtract(): string {\n  return normalizePath('/e');\n}\n`);
+    const r = synaptic(['update', fx.dir, '--out', out, '--json'], { SYNAPTIC_RESIDENT: '1' });
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout) as { watcherPid?: number; parsed: number };
+    assert.equal(s.watcherPid, resident, 'the first update was handed to the updater the extract started');
+    assert.equal(s.parsed, 1, 'the edit was seen');
+    assert.equal(synaptic(['extract', fx.dir, '--out', full], { SYNAPTIC_RESIDENT: '0' }).code, 0);
+    sameOutputs(out, full, 'the first update');
+    assert.equal(await pingWatcher(full, 500), null, 'SYNAPTIC_RESIDENT=0: no updater for that extract');
+  } finally {
+    if (resident && alive(resident)) process.kill(resident, 'SIGKILL');
+    fx.cleanup();
+  }
+});
+
 test('update --resident exits after its idle time, and at once on a request from another extractor version', { skip, timeout: 60_000 }, async () => {
   const fx = copyFixture();
   const out = join(fx.dir, 'out-idle');

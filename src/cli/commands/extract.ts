@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, runExtractCommand } from './extract-args.ts';
+import { residentWanted, startResidentFor } from './update-resident.ts';
 
 /** `synaptic extract [path]`: build the code graph of a repository into synaptic-out/. */
 export const extractCommand: Command = {
@@ -10,7 +11,17 @@ export const extractCommand: Command = {
 Extracts the code graph of the repository at <path> (default: the current folder) and writes
 graph.json, graph.cbor, .manifest.json and GRAPH_REPORT.md to <path>/synaptic-out/.
 
+On a large repository (graph.cbor of 4 MB or more) it then starts the background updater that
+\`synaptic update\` starts (see \`synaptic update --help\`): it reads the outputs back into memory
+while idle, so even the first \`synaptic update\` after this extract is fast. SYNAPTIC_RESIDENT=0
+turns it off (it is off when CI is set).
+
 ${EXTRACT_OPTIONS_USAGE}
 `,
-  run: async (argv) => runExtractCommand(parseExtractArgs(argv, 'extract'), false),
+  run: async (argv) => {
+    const args = parseExtractArgs(argv, 'extract');
+    const code = await runExtractCommand(args, false);
+    if (code === 0 && residentWanted(args.outDir)) startResidentFor(args);
+    return code;
+  },
 };

@@ -18,6 +18,15 @@ import type { ExtractArgs } from './extract-args.ts';
 
 export const RESIDENT_IDLE_MINUTES = 30;
 
+/**
+ * Watchers and the background updater run with a larger young generation: most of what an update
+ * allocates (the link indexes, the new graph document, the encoders' tables) dies with the update,
+ * and with room for it there it is not promoted and swept by a major GC every update (measured on
+ * prisma: one-file updates ~15% faster, ~100 MB more resident). V8 sizes it at start-up.
+ */
+export const YOUNG_GENERATION_FLAG = '--max-semi-space-size';
+export const YOUNG_GENERATION_MB = 64;
+
 /** graph.cbor size from which a fresh process's update takes about a second or more here. */
 const RESIDENT_MIN_GRAPH_BYTES = 4 << 20;
 
@@ -42,14 +51,22 @@ export function residentIdleMinutes(env: NodeJS.ProcessEnv = process.env): numbe
   return Number.isFinite(value) && value > 0 ? value : RESIDENT_IDLE_MINUTES;
 }
 
+/** {@link startResident}, saying so on a TTY. */
+export function startResidentFor(args: ExtractArgs): void {
+  const pid = startResident(args);
+  if (pid !== null && process.stderr.isTTY) {
+    process.stderr.write(`synaptic: started background updater ${pid}: it keeps this folder's outputs in memory and does the next \`synaptic update\` runs (faster); it exits after ${residentIdleMinutes()} min idle (SYNAPTIC_RESIDENT=0: never start one)\n`);
+  }
+}
+
 /**
  * Start the background updater of `args.outDir` (detached; it reads the outputs in while idle) and
  * return its pid, or null when it could not be spawned. A second one started meanwhile for the same
  * folder finds the first and exits.
  */
-export function startResident(args: ExtractArgs, youngGenerationFlag: string): number | null {
+export function startResident(args: ExtractArgs): number | null {
   const argv = [
-    youngGenerationFlag,
+    `${YOUNG_GENERATION_FLAG}=${YOUNG_GENERATION_MB}`,
     ...process.execArgv.filter((a) => !a.startsWith('--max-semi-space-size')),
     process.argv[1]!, 'update', '--resident', args.root, '--out', args.outDir,
     ...(args.maxFileSize !== undefined ? ['--max-file-size', String(args.maxFileSize)] : []),

@@ -5,7 +5,7 @@ import { extractorVersion } from '../../extract/identity.node.ts';
 import { answerUpdates, askWatcher, type UpdateRequest } from '../../extract/watch-socket.node.ts';
 import type { ExtractOptions } from '../../extract/pipeline.node.ts';
 import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, printSummary, runExtractCommand, summaryLine, type ExtractArgs } from './extract-args.ts';
-import { RESIDENT_IDLE_MINUTES, residentIdleMinutes, residentWanted, serveAsResident, startResident } from './update-resident.ts';
+import { RESIDENT_IDLE_MINUTES, YOUNG_GENERATION_FLAG, YOUNG_GENERATION_MB, residentWanted, serveAsResident, startResidentFor } from './update-resident.ts';
 
 /** `synaptic update [path]`: re-extract only added, changed and deleted files; `--watch` keeps doing it. */
 export const updateCommand: Command = {
@@ -73,12 +73,7 @@ ${EXTRACT_OPTIONS_USAGE}
       // Nothing keeps this folder in memory: on a large repository, start the process that will.
       const resident = useWatcher && residentWanted(args.outDir);
       const code = await runExtractCommand(args, true, !resident);
-      if (code === 0 && resident) {
-        const pid = startResident(args, `${YOUNG_GENERATION_FLAG}=${YOUNG_GENERATION_MB}`);
-        if (pid !== null && process.stderr.isTTY) {
-          process.stderr.write(`synaptic: started background updater ${pid}: it keeps this folder's outputs in memory and does the next \`synaptic update\` runs (faster); it exits after ${residentIdleMinutes()} min idle (SYNAPTIC_RESIDENT=0: never start one)\n`);
-        }
-      }
+      if (code === 0 && resident) startResidentFor(args);
       return code;
     }
     if (!process.execArgv.some((a) => a.startsWith(YOUNG_GENERATION_FLAG))) return respawnWithYoungGeneration();
@@ -87,15 +82,9 @@ ${EXTRACT_OPTIONS_USAGE}
 };
 
 /**
- * The watcher runs with a larger young generation: most of what an update allocates (the link
- * indexes, the new graph document, the encoders' tables) dies with the update, and with room for it
- * there it is not promoted and swept by a major GC every update (measured on prisma: one-file
- * updates ~15% faster, ~100 MB more resident). V8 sizes the young generation at start-up, hence a
- * child process with the flag; it shares this terminal and its exit code is this command's.
+ * The watcher runs with a larger young generation (see YOUNG_GENERATION_FLAG), set at start-up: hence
+ * a child process with the flag; it shares this terminal and its exit code is this command's.
  */
-const YOUNG_GENERATION_FLAG = '--max-semi-space-size';
-const YOUNG_GENERATION_MB = 64;
-
 function respawnWithYoungGeneration(): Promise<number> {
   const child = spawn(process.execPath, [`${YOUNG_GENERATION_FLAG}=${YOUNG_GENERATION_MB}`, ...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], { stdio: 'inherit' });
   // Ctrl-C reaches both processes (same process group); a signal sent to this one alone is passed on.
