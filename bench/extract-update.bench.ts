@@ -11,9 +11,10 @@
 // whole update is the one-shot command's; EXTRACT_UPDATE_WATCHER=events: the watcher also watches,
 // as when a user saves and then runs `synaptic update`: time from the save to the command's exit).
 // By default every update runs in a fresh process (SYNAPTIC_RESIDENT=0: no background updater).
-// EXTRACT_UPDATE_RESIDENT=1: plain `synaptic update` runs with the background updater (forced on, as
-// on a large repository outside CI): the first update runs in the command's process and starts it,
-// the later ones are its when it is up (column `by`). EXTRACT_UPDATE_PAUSE=<ms>: wait between updates.
+// EXTRACT_UPDATE_RESIDENT=1: `synaptic extract` and plain `synaptic update` runs with the background
+// updater (forced on, as on a large repository outside CI): the extract starts it, and the updates are
+// its when it is up (column `by`). EXTRACT_UPDATE_PAUSE=<ms>: wait before each update (the first one
+// included: the time a user takes to make the first edit after the extract).
 // Outputs go to a temp folder; the edited file is restored.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,9 +68,12 @@ function pickFile(repo: string, out: string): string {
   throw new Error(`Cannot bench update: no TypeScript file with a parameterless top-level function in ${repo}`);
 }
 
-/** Extract `repo` into `out`, then pick the file to edit (or take `file`) and read it. */
-function prepareEdits(repo: string, out: string, file?: string): { rel: string; abs: string; original: string; callee: string | undefined } {
-  run(['extract', repo, '--out', out]);
+/**
+ * Extract `repo` into `out` (with the background updater it starts on a large repository when
+ * `resident`), then pick the file to edit (or take `file`) and read it.
+ */
+function prepareEdits(repo: string, out: string, file?: string, resident = false): { rel: string; abs: string; original: string; callee: string | undefined } {
+  run(['extract', repo, '--out', out], resident);
   const rel = file ?? pickFile(repo, out);
   const abs = join(repo, rel);
   const original = readFileSync(abs, 'utf8');
@@ -88,7 +92,7 @@ export async function runUpdateBench(
   let restore: (() => void) | null = null;
   let watcher: ReturnType<typeof spawn> | null = null;
   try {
-    const { rel, abs, original, callee } = prepareEdits(repo, out, file);
+    const { rel, abs, original, callee } = prepareEdits(repo, out, file, viaWatcher === 'resident');
     restore = () => writeFileSync(abs, original);
     const results: UpdateRun[] = [];
     const pause = Number(process.env.EXTRACT_UPDATE_PAUSE ?? 0);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
@@ -218,8 +218,38 @@ function hashInputs(
  */
 const GRAPH_STATE_FILE = '.graph-state.json';
 
+/** The state file's fixed size: it is rewritten in place, padded with spaces (valid JSON). */
+const GRAPH_STATE_BYTES = 512;
+
+/**
+ * Record which inputs (and which link cache) the graph now on disk was built from, last in a run.
+ * Only a hint for the next run: a missing, stale or unreadable state sends it down the full path.
+ * So the file is rewritten in place by one write of a fixed size, not through a temp file and a
+ * rename: right after graph.json and graph.cbor replaced their 60 MB, a rename over the state file
+ * waited 30-40 ms for the file system's journal (ext4), while an in-place write of allocated blocks
+ * does not. A process dying mid-run leaves the old state or a new one, never a torn one (one write).
+ */
 function writeGraphState(outDir: string, inputsHash: string, linkCache: string | null): void {
-  writeAtomic(join(outDir, GRAPH_STATE_FILE), JSON.stringify({ inputs_hash: inputsHash, ...(linkCache ? { link_cache: linkCache } : {}) }) + '\n');
+  const text = JSON.stringify({ inputs_hash: inputsHash, ...(linkCache ? { link_cache: linkCache } : {}) });
+  const path = join(outDir, GRAPH_STATE_FILE);
+  if (Buffer.byteLength(text) >= GRAPH_STATE_BYTES) {
+    writeAtomic(path, text + '\n');
+    return;
+  }
+  const bytes = Buffer.alloc(GRAPH_STATE_BYTES, 0x20);
+  bytes.write(text);
+  bytes[GRAPH_STATE_BYTES - 1] = 0x0a;
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r+');
+    if (fstatSync(fd).size !== GRAPH_STATE_BYTES) throw new Error('not a fixed-size state file');
+    writeSync(fd, bytes, 0, bytes.length, 0);
+  } catch {
+    // First run, or a file of another size (an older extractor): replaced once.
+    writeAtomic(path, bytes);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** Also names the link cache (.link.cbor id) that describes the same graph, when there is one. */

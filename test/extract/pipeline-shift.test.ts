@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runExtract, type ExtractSummary } from '../../src/extract/pipeline.node.ts';
 import { lineMap, positionFreeShape } from '../../src/extract/line-shift.ts';
@@ -69,6 +69,36 @@ test('position-only edits take the positions path and still equal a full extract
     const two = await updateEqualsFull(fx.dir, out, 'shift-2');
     assert.equal(two.upd.linkMode, 'positions');
     assert.equal((await runExtract({ root: fx.dir, outDir: out, workers: 0, incremental: true })).linkMode, 'reused');
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('the graph state is rewritten in place at a fixed size; an older or torn state only costs a full relink', async () => {
+  const fx = copyFixture();
+  try {
+    const out = join(fx.dir, 'out-state');
+    const state = join(out, '.graph-state.json');
+    await runExtract({ root: fx.dir, outDir: out, workers: 0 });
+    const written = readFileSync(state);
+    assert.equal(written.length, 512, 'fixed size');
+    const parsed = JSON.parse(written.toString('utf8')) as { inputs_hash: string; link_cache?: string };
+    assert.match(parsed.inputs_hash, /^sha256:/, 'the padding keeps it JSON');
+    const inode = statSync(state).ino;
+    // The unpadded form an older extractor wrote is read as well, and replaced once by the padded one.
+    writeFileSync(state, JSON.stringify(parsed) + '\n');
+    edit(fx.dir, 'src/core/router.ts', (t) => `\n${t}`);
+    assert.equal((await updateEqualsFull(fx.dir, out, 'state-old')).upd.linkMode, 'positions', 'an unpadded state is understood');
+    assert.equal(readFileSync(state).length, 512, 'then rewritten at the fixed size');
+    const padded = statSync(state).ino;
+    edit(fx.dir, 'src/core/router.ts', (t) => t.replace(/^\n/, ''));
+    assert.equal((await updateEqualsFull(fx.dir, out, 'state-again')).upd.linkMode, 'positions');
+    assert.equal(statSync(state).ino, padded, 'a fixed-size state is written in place (same file)');
+    assert.notEqual(padded, inode, 'the unpadded file was replaced');
+    // A torn state (a prefix of its JSON) is no state: the update links in full and still equals a full extract.
+    writeFileSync(state, readFileSync(state).subarray(0, 20));
+    edit(fx.dir, 'src/core/router.ts', (t) => `\n${t}`);
+    assert.equal((await updateEqualsFull(fx.dir, out, 'state-torn')).upd.linkMode, 'full', 'a torn state sends the update down the full path');
   } finally {
     fx.cleanup();
   }
