@@ -63,6 +63,13 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that went away (`synaptic extract --json | head -c 0`): stop quietly, as other CLIs do,
+// instead of crashing on the write.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

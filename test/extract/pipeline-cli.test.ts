@@ -63,6 +63,22 @@ test('synaptic extract on worker threads, then update --json, from the compiled 
 });
 
 /** Lines of a child's stdout as they come. */
+test('a closed stdout (a reader that went away) ends the command quietly, not with a crash', { skip: !existsSync(CLI) && 'dist/ not built (npm run build)' }, async () => {
+  const fx = copyFixture();
+  try {
+    const child = spawn(process.execPath, [CLI, 'extract', fx.dir, '--out', join(fx.dir, 'out-epipe'), '--json'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SYNAPTIC_RESIDENT: '0' } });
+    child.stdout!.destroy(); // the summary is written after the extract: into a pipe nobody reads
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    assert.equal(code, 0, `exit code 0: ${stderr}`);
+    assert.doesNotMatch(stderr, /EPIPE|Error/, 'no stack trace');
+    assert.ok(existsSync(join(fx.dir, 'out-epipe', 'graph.json')), 'the outputs were written');
+  } finally {
+    fx.cleanup();
+  }
+});
+
 function lineReader(child: ReturnType<typeof spawn>): () => Promise<string> {
   const lines: string[] = [];
   const waiting: ((line: string) => void)[] = [];
