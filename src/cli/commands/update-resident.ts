@@ -8,8 +8,8 @@ import type { ExtractArgs } from './extract-args.ts';
 /**
  * The background updater. A fresh process spends most of a one-file update on start-up and on
  * reading its previous outputs back (on a 640k-line repository: 1.2-2.9 s, against about 0.5-1 s for
- * a process that kept them). So on a repository that size, `synaptic update` (when nothing answered
- * it) starts a detached `synaptic update --resident` after its own update; that process reads the
+ * a process that kept them). So on a repository that size, `synaptic extract`, and `synaptic update`
+ * when nothing answered it, start a detached `synaptic update --resident` after their run; that process reads the
  * outputs back into memory while idle, answers the next `synaptic update` runs of the output folder,
  * and exits after some idle time, when a watcher or server takes over the folder, or when the
  * repository is gone.
