@@ -16,15 +16,22 @@ export class ResidentOutputs {
   readonly counts = { kept: 0, loaded: 0 };
   /** Whether the update code ran once on the kept graph already (see warmResident). */
   rehearsed = false;
-  #encodeMemo = new EncodeMemo();
+  #encodeMemo!: EncodeMemo;
+
+  constructor() {
+    this.encodeMemo = new EncodeMemo();
+  }
 
   /** graph.cbor's encoder memo across updates (a fresh one once it holds too many strings no longer used). */
   get encodeMemo(): EncodeMemo {
-    if (this.#encodeMemo.worn) this.#encodeMemo = new EncodeMemo();
+    if (this.#encodeMemo.worn) this.encodeMemo = new EncodeMemo();
     return this.#encodeMemo;
   }
 
   set encodeMemo(memo: EncodeMemo) {
+    // Updates write graph.cbor from the encoded bytes before the next encode: one output buffer serves them all.
+    memo.output ??= this.#encodeMemo?.output ?? null;
+    memo.allocate = (bytes) => Buffer.allocUnsafeSlow(bytes);
     this.#encodeMemo = memo;
   }
 

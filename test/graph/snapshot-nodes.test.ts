@@ -97,6 +97,8 @@ test('encodeGraph copying unchanged rows from an EncodeMemo gives the bytes of a
   fc.assert(
     fc.property(fc.array(plain, { maxLength: 15 }), fc.array(step, { minLength: 1, maxLength: 5 }), (first, steps) => {
       const memo = new EncodeMemo();
+      // One output buffer for every encode (as a resident updater sets it up).
+      memo.allocate = (bytes) => Buffer.allocUnsafeSlow(bytes);
       let nodes: GraphNode[] = docOf(first).nodes;
       let links: GraphDocument['links'] = [];
       let prevNodes: GraphNode[] = [];
@@ -147,7 +149,9 @@ test('encodeGraph copying unchanged rows from an EncodeMemo gives the bytes of a
           nodeFrom.reverse();
           linkFrom.reverse();
         }
+        const output = memo.output;
         const bytes = encodeGraph(doc, endpoints, { memo, nodeFrom, linkFrom });
+        if (output && bytes.length + 4096 < output.length) assert.equal(bytes.buffer, output.buffer, 'encoded into the kept output buffer');
         assert.ok(Buffer.from(bytes).equals(Buffer.from(encodeGraph(doc))), 'same bytes as a plain encode');
         prevNodes = [...nodes];
         prevLinks = [...links];
