@@ -17,7 +17,7 @@ import { relink, type RelinkResult } from './link/incremental.ts';
 import { loadLinkCache, writeLinkCache } from './link-cache.node.ts';
 import { processFiles } from './pool.node.ts';
 import type { FileResult, FileTask } from './process-file.node.ts';
-import { encodeListings, loadListings, walkRepository, DEFAULT_MAX_FILE_SIZE, type ListingCache, type WalkedFile } from './walk.node.ts';
+import { encodeListings, loadListings, walkRepository, DEFAULT_MAX_FILE_SIZE, type ListingCache, type WalkResult, type WalkedFile } from './walk.node.ts';
 import { sortGraph, stringifyGraph } from './outputs/graph-json.ts';
 import { reuseGraphText } from './outputs/graph-json-reuse.node.ts';
 import { renderReport } from './outputs/report.ts';
@@ -475,7 +475,14 @@ function readGraphSnapshot(file: string): { doc: GraphDocument; makeMemo: () => 
  * shift reads a few shards and the graph; a relink all shards and the link cache). After an update
  * most are kept already, and a step costs a stat.
  */
-export function* warmResident(outDir: string, resident: ResidentOutputs, graphText?: GraphTextWorker): Generator<void, void, void> {
+/** The walk of a run over `root`, reusing the folder listings `saved` by the previous run. */
+function walkWith(root: string, outDir: string, maxFileSize: number | undefined, saved: ReturnType<typeof loadListings>): { walk: WalkResult; listings: ListingCache } {
+  const listings: ListingCache = { previous: saved?.listings ?? null, trustBefore: saved ? saved.scannedAtMs - RACY_MS : 0, next: new Map(), changed: false };
+  const walk = walkRepository(root, { maxFileSize: maxFileSize ?? DEFAULT_MAX_FILE_SIZE, contextFileNames: CONTEXT_FILE_NAMES, excludeAbs: [outDir], listings });
+  return { walk, listings };
+}
+
+export function* warmResident(outDir: string, resident: ResidentOutputs, graphText?: GraphTextWorker, extract?: Pick<ExtractOptions, 'root' | 'maxFileSize'>): Generator<void, void, void> {
   const version = extractorVersion();
   const manifest = loadPreviousManifest(outDir, version, resident);
   // The parsers of the repository's main languages (a grammar and its tags query compile in ~50-200 ms).
@@ -484,8 +491,14 @@ export function* warmResident(outDir: string, resident: ResidentOutputs, graphTe
     yield;
   }
   const listingsFile = join(outDir, LISTINGS_FILE);
-  readKept(resident, listingsFile, () => loadListings(listingsFile));
+  const saved = readKept(resident, listingsFile, () => loadListings(listingsFile));
   yield;
+  // A walk with the run's options: each kept folder listing gets its plan (what the walk does with
+  // each entry under the ignore rules), so the next walk only stats the files. Its result is dropped.
+  if (extract) {
+    walkWith(resolve(extract.root), outDir, extract.maxFileSize, saved);
+    yield;
+  }
   yield* warmFactsShards(outDir, resident);
   const linkCache = readGraphState(outDir)?.link_cache;
   if (linkCache) loadLinkCache(outDir, linkCache, version, resident);
@@ -611,13 +624,7 @@ async function extractOnce(options: ExtractOptions): Promise<ExtractSummary> {
   const listingsFile = join(outDir, LISTINGS_FILE);
   const resident = options.resident;
   const saved = options.incremental ? readKept(resident, listingsFile, () => loadListings(listingsFile)) : null;
-  const listings: ListingCache = { previous: saved?.listings ?? null, trustBefore: saved ? saved.scannedAtMs - RACY_MS : 0, next: new Map(), changed: false };
-  const walk = walkRepository(root, {
-    maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
-    contextFileNames: CONTEXT_FILE_NAMES,
-    excludeAbs: [outDir],
-    listings,
-  });
+  const { walk, listings } = walkWith(root, outDir, options.maxFileSize, saved);
   const saveListings = (): void => {
     if (!listings.changed && saved) return;
     try {

@@ -76,7 +76,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
   };
   const warmSoon = (): void => {
     graphText.warm();
-    warming = warmResident(outDir, resident, graphText);
+    warming = warmResident(outDir, resident, graphText, extract);
     setImmediate(warmStep);
   };
 

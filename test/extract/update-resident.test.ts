@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertSameOutputs, copyFixture, REPO_ROOT } from './pipeline-fixture.ts';
@@ -77,8 +77,15 @@ test('warmResident reads every output an update reads: the next update (a line s
       // A fresh process's memory, warmed from the files on disk (as a background updater does when idle).
       const resident = new ResidentOutputs();
       let steps = 0;
-      for (const _ of warmResident(out, resident)) steps++;
+      for (const _ of warmResident(out, resident, undefined, { root: fx.dir })) steps++;
       assert.ok(steps > 256, `one step per facts shard at least (${steps})`);
+      // The warm-up walked: every kept folder listing the walk trusts (unchanged since it was read,
+      // and older than 2 s then) has its plan, so the update's walk only stats the files.
+      const listings = resident.read(join(out, '.walk.cbor'), () => null) as { scannedAtMs: number; listings: Map<string, { mtimeMs: number; plan?: unknown }> } | null;
+      assert.ok(listings && listings.listings.size > 3, 'folder listings kept');
+      const trusted = [...listings.listings].filter(([rel, l]) => l.mtimeMs < listings.scannedAtMs - 2000 && statSync(join(fx.dir, rel)).mtimeMs === l.mtimeMs);
+      assert.ok(trusted.length > 0, 'some listings are old enough to trust');
+      assert.ok(trusted.every(([, l]) => l.plan), `each trusted listing planned by the warm-up walk: ${trusted.filter(([, l]) => !l.plan).map(([rel]) => rel).join(' ')}`);
       const loaded = resident.counts.loaded;
       const abs = join(fx.dir, k);
       writeFileSync(abs, edit(readFileSync(abs, 'utf8')));
