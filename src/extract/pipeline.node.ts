@@ -203,12 +203,12 @@ function hashInputs(
   version: string, seed: number, communityEngine: string, commit: string | null, files: Record<string, ManifestEntry>,
   walkSkipped: Record<string, string>, contextTexts: Record<string, string>,
 ): string {
-  const h = createHash('sha256');
-  h.update(JSON.stringify([version, seed, communityEngine, commit]));
-  for (const path of Object.keys(files).sort()) h.update(`\0${path}\0${files[path]!.hash}\0${files[path]!.status}`);
-  for (const path of Object.keys(walkSkipped).sort()) h.update(`\x01${path}\0${walkSkipped[path]}`);
-  for (const path of Object.keys(contextTexts).sort()) h.update(`\x02${path}\0${contextTexts[path]}`);
-  return 'sha256:' + h.digest('hex');
+  // One text hashed at once (the same bytes as hashing its parts in turn; a call per file cost more).
+  let text = JSON.stringify([version, seed, communityEngine, commit]);
+  for (const path of Object.keys(files).sort()) text += `\0${path}\0${files[path]!.hash}\0${files[path]!.status}`;
+  for (const path of Object.keys(walkSkipped).sort()) text += `\x01${path}\0${walkSkipped[path]}`;
+  for (const path of Object.keys(contextTexts).sort()) text += `\x02${path}\0${contextTexts[path]}`;
+  return 'sha256:' + createHash('sha256').update(text).digest('hex');
 }
 
 /**
