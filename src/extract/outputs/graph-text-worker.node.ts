@@ -5,9 +5,9 @@
  * another), and the buffer of the text before it as the next job's output buffer: an update moves
  * no 50 MB buffer between threads and allocates none.
  */
-import { writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { reuseGraphTextOf } from './graph-json-reuse.node.ts';
+import { reuseGraphTextOf, textCapacity } from './graph-json-reuse.node.ts';
 import { jobSource, type GraphTextMessage } from './graph-text.node.ts';
 
 const port = parentPort;
@@ -22,9 +22,26 @@ function keep(text: Uint8Array | null): void {
   kept = text;
 }
 
+/** A file's bytes, in a buffer with the room a later text needs (once replaced, it is the spare one). */
+function readText(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = new Uint8Array(textCapacity(fstatSync(fd).size));
+    let read = 0;
+    for (let got = 1; got > 0 && read < buffer.length; read += got) got = readSync(fd, buffer, read, buffer.length - read, read);
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 port.on('message', (msg: GraphTextMessage) => {
-  if (msg.kind === 'keep') {
-    keep(msg.text);
+  if (msg.kind === 'load') {
+    try {
+      keep(readText(msg.path));
+    } catch {
+      keep(null); // a job then fails and the caller serializes the graph itself
+    }
     return;
   }
   if (msg.kind === 'forget') {

@@ -1,9 +1,8 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { fileStamp } from '../resident.node.ts';
 import type { GraphDocument } from '../../graph/model.ts';
 import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './graph-json.ts';
-import { linkKeyText, textCapacity, type GraphTextSource } from './graph-json-reuse.node.ts';
+import { linkKeyText, type GraphTextSource } from './graph-json-reuse.node.ts';
 
 /**
  * graph.json of an update, assembled and written on a worker thread while this thread encodes
@@ -36,8 +35,8 @@ export interface GraphTextJob {
   linkCount: number;
 }
 
-/** Messages to the worker: a job, a text to keep as the next job's previous one, or forget it. */
-export type GraphTextMessage = GraphTextJob | { kind: 'keep'; text: Uint8Array } | { kind: 'forget' };
+/** Messages to the worker: a job, a file whose text to keep as the next job's previous one, or forget it. */
+export type GraphTextMessage = GraphTextJob | { kind: 'load'; path: string } | { kind: 'forget' };
 
 /** The job's view as a {@link GraphTextSource} (in the worker). */
 export function jobSource(job: GraphTextJob): GraphTextSource {
@@ -111,22 +110,14 @@ export class GraphTextWorker {
     return this.keptStamp !== null && this.worker !== null && fileStamp(path) === this.keptStamp;
   }
 
-  /** Hand the text of `path` to the worker to keep (idle-time warm-up of a resident process). */
+  /**
+   * Have the worker read `path` and keep its text (idle-time warm-up of a resident process): the
+   * 50 MB never pass through this thread, whose external memory would count them until its next GC.
+   */
   keepFile(path: string): void {
     const stamp = fileStamp(path); // taken first: a file replaced meanwhile just fails to match later
-    const fd = openSync(path, 'r');
-    let bytes: Uint8Array;
-    try {
-      const size = fstatSync(fd).size;
-      // With the room a later text needs: once replaced, this buffer is the worker's spare one.
-      const buffer = new Uint8Array(textCapacity(size));
-      let read = 0;
-      for (let got = 1; got > 0 && read < buffer.length; read += got) got = readSync(fd, buffer, read, buffer.length - read, read);
-      bytes = buffer.subarray(0, read);
-    } finally {
-      closeSync(fd);
-    }
-    this.start().postMessage({ kind: 'keep', text: bytes }, [bytes.buffer as ArrayBuffer]);
+    if (stamp === null) return;
+    this.start().postMessage({ kind: 'load', path });
     this.keptStamp = stamp;
   }
 
