@@ -1,13 +1,18 @@
 import { closeSync, constants, linkSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
+import { createServer as createNetServer, isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { HttpTransport, type HttpOptions, type HttpReply, type HttpRequestLike } from './http.ts';
+import { rawHeader, WireServer } from './http-wire.node.ts';
+
+export { rawHeader };
 
 /**
  * Binding the web-standard HTTP handler to a Node `http.Server`: address parsing, the Host
  * allowlist derived from the bound address, streaming responses (SSE) with backpressure, and the
- * `--ready-file` handshake written only after the listener is bound.
+ * `--ready-file` handshake written only after the listener is bound. By default a plain net server
+ * owns the port and serves keep-alive `POST /mcp` calls itself (http-wire.node.ts), handing every
+ * other connection to the `http.Server`; both feed `HttpTransport.handleRaw`.
  */
 
 export interface HttpAddress {
@@ -98,34 +103,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; 
     req.once('end', () => resolve({ body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), truncated: false }));
     req.once('error', reject);
   });
-}
-
-/** Headers whose repeats Node drops (the first value wins), as `IncomingMessage.headers` does. */
-const FIRST_VALUE_WINS = new Set([
-  'age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since',
-  'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after',
-  'server', 'user-agent',
-]);
-
-/**
- * One request header (lower-case name) read from `rawHeaders`, with the value `req.headers[name]`
- * would give (joined like `header()` joins an array): the first value of a drop-duplicates header,
- * cookies joined by '; ', others by ', '. Node builds the whole `req.headers` object on its first
- * use, which costs more than the few lookups a call makes.
- */
-export function rawHeader(raw: readonly string[], name: string): string | null {
-  let out: string | null = null;
-  const first = FIRST_VALUE_WINS.has(name);
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const key = raw[i]!;
-    if (key.length !== name.length || (key !== name && key.toLowerCase() !== name)) continue;
-    const value = raw[i + 1]!;
-    if (out === null) {
-      out = value;
-      if (first) break;
-    } else out += (name === 'cookie' ? '; ' : ', ') + value;
-  }
-  return out;
 }
 
 /** A plain request path (no query, escapes or dot segments): its URL pathname is the path itself. */
@@ -252,14 +229,22 @@ export interface HttpListener {
   /** `http://host:port/mcp` as a client would use it. */
   mcpUrl: string;
   transport: HttpTransport;
+  /** Node's HTTP server: every request when the fast path is off, else the connections it hands over. */
   server: Server;
+  /** The fast path (undefined when off): its counters tell what it served. */
+  wire: WireServer | undefined;
   close(): Promise<void>;
 }
 
 /** Bind the MCP HTTP transport. Resolves once listening (and the ready file, if asked, is written). */
 export async function listenHttp(
   address: HttpAddress,
-  options: Omit<HttpOptions, 'allowedHosts'> & { readyFile?: string; onBound?: (mcpUrl: string) => void },
+  options: Omit<HttpOptions, 'allowedHosts'> & {
+    readyFile?: string;
+    onBound?: (mcpUrl: string) => void;
+    /** Serve keep-alive `POST /mcp` calls on the fast path (http-wire.node.ts); false: every request through Node's HTTP server. Default true. */
+    fastPath?: boolean;
+  },
 ): Promise<HttpListener> {
   if (options.readyFile) checkReadyFile(options.readyFile);
   let transport: HttpTransport | undefined;
@@ -297,12 +282,18 @@ export async function listenHttp(
   });
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
+  // With the fast path a plain net server owns the port and passes Node's HTTP server the connections
+  // it does not serve (that server never listens itself).
+  const wire = options.fastPath === false ? undefined : new WireServer({ handle: (req) => transport!.handleRaw(req), httpServer: server, maxBodyBytes: maxBody, log: options.log });
+  const bind = wire ? createNetServer({ allowHalfOpen: true, noDelay: true }, wire.accept) : server;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
+    bind.once('error', (err: NodeJS.ErrnoException) =>
       reject(new Error(`Cannot listen on ${address.host}:${address.port}: ${err.code === 'EADDRINUSE' ? 'the address is in use' : err.message}`)));
-    server.listen(address.port, address.host.replace(/^\[|\]$/g, ''), () => resolve());
+    bind.listen(address.port, address.host.replace(/^\[|\]$/g, ''), () => resolve());
   });
-  const bound = server.address() as { address: string; port: number };
+  // Node starts its header and request timeouts for connections on 'listening'.
+  if (wire) server.emit('listening');
+  const bound = bind.address() as { address: string; port: number };
   const actual: HttpAddress = { host: address.host, port: bound.port };
   transport = new HttpTransport({ ...options, allowedHosts: isWildcard(address.host) ? undefined : allowedHostsFor(address.host, bound.port) });
   const hostPart = isIP(address.host) === 6 ? `[${address.host}]` : address.host;
@@ -312,7 +303,9 @@ export async function listenHttp(
     try {
       writeReadyFile(options.readyFile, JSON.stringify({ address: `${hostPart}:${bound.port}`, mcp_url: mcpUrl }) + '\n');
     } catch (err) {
+      wire?.close();
       server.close();
+      if (bind !== server) bind.close();
       transport.close();
       throw err;
     }
@@ -322,11 +315,17 @@ export async function listenHttp(
     mcpUrl,
     transport,
     server,
+    wire,
     close: () =>
       new Promise<void>((resolve) => {
         transport!.close();
+        wire?.close();
         server.closeAllConnections?.();
-        server.close(() => resolve());
+        if (bind === server) server.close(() => resolve());
+        else {
+          server.close();
+          bind.close(() => resolve());
+        }
       }),
   };
 }

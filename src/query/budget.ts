@@ -24,7 +24,8 @@ export async function countTokens(text: string): Promise<number> {
  * longer text is cut at the last whole line that fits, followed by a note saying how much was cut.
  */
 export async function cutToBudget(text: string, budget: number): Promise<{ text: string; truncated: boolean }> {
-  if (text.length <= budget * 4 && utf8Length(text) <= budget * 4) return { text, truncated: false };
+  // A UTF-16 code unit is at most 3 UTF-8 bytes, so a short text needs no byte count.
+  if (text.length * 3 <= budget * 4 || (text.length <= budget * 4 && utf8Length(text) <= budget * 4)) return { text, truncated: false };
   const enc = await cl100k();
   const tokens = enc.encode(text);
   if (tokens.length <= budget) return { text, truncated: false };

@@ -49,69 +49,107 @@ export function nodeCapFor(budget: number): number {
 }
 
 /**
- * Per-index scratch columns, reused by every call (rankQuery is synchronous, so calls never
- * interleave): a generation stamp marks which entries belong to the current call, so nothing is
- * cleared or allocated per node. This keeps a call's cost proportional to what it touches.
+ * Per-node fields of one call, in one record of 16 doubles per node (`v << 4`): a call touches a
+ * few hundred scattered nodes, and with a column per field each touch missed the cache once per
+ * field (about half of a call's time on a server whose caches other work keeps cold). The relaxation
+ * reads only the first eight, a match only the last eight. Stamps are call generations (exact in a double).
+ */
+const R_DONE_GEN = 0;
+const R_BASE_GEN = 1;
+const R_BASE = 2;
+/** Fixed for the index: 1 + 0.35 * log2(1 + degree), the expansion's hub divisor. */
+const R_EXPAND_HUB = 3;
+const R_BEST_GEN = 4;
+const R_BEST = 5;
+const R_BEST_DEPTH = 6;
+const R_SEL_GEN = 7;
+const R_MATCH_GEN = 8;
+const R_LABEL = 9;
+const R_PATH = 10;
+const R_CONCEPTS = 11;
+/** Fixed for the index: 1 + 0.05 * log2(1 + degree), the match's hub divisor. */
+const R_MATCH_HUB = 12;
+/** Fixed for the index: the label's word count. */
+const R_LABEL_WORDS = 13;
+/** Fixed for the index: 1 for a file node. */
+const R_IS_FILE = 14;
+const R_SEL_SCORE = 15;
+const R_SHIFT = 4;
+
+/**
+ * Per-index scratch, reused by every call (rankQuery is synchronous, so calls never interleave): a
+ * generation stamp marks which record fields belong to the current call, so nothing is cleared or
+ * allocated per node. This keeps a call's cost proportional to what it touches.
  */
 interface Scratch {
   gen: number;
-  matchGen: Uint32Array;
-  label: Float64Array;
-  path: Float64Array;
-  concepts: Int32Array;
-  baseGen: Uint32Array;
-  base: Float64Array;
-  bestGen: Uint32Array;
-  best: Float64Array;
-  bestDepth: Int32Array;
-  doneGen: Uint32Array;
-  /** The call's matched nodes and based nodes, in insertion order (lists, not per-node columns). */
+  n: number;
+  rec: Float64Array;
+  /** The call's matched nodes and based nodes, in insertion order (lists, not per-node fields). */
   matchedList: Int32Array;
   basedList: Int32Array;
-  /** Per node, fixed for the index: is it a file node; the two log-degree hub divisors. */
-  isFile: Uint8Array;
-  matchHub: Float64Array;
-  expandHub: Float64Array;
+  /**
+   * Per CSR slot, fixed for the index: the neighbour and the expansion weight (in-edges already
+   * times 0.9), so the expansion reads two arrays per edge instead of the edge, its end and its relation.
+   */
+  outDst: Int32Array;
+  outW: Float64Array;
+  inSrc: Int32Array;
+  inW: Float64Array;
+  /** The expansion frontier, emptied by each call. */
+  heap: FrontierHeap;
 }
 
 const scratchByIndex = new WeakMap<GraphIndex, Scratch>();
 
 function scratchFor(ix: GraphIndex): Scratch {
   let s = scratchByIndex.get(ix);
-  if (!s || s.matchGen.length !== ix.n) {
+  if (!s || s.n !== ix.n) {
     const n = ix.n;
     s = {
       gen: 0,
-      matchGen: new Uint32Array(n),
-      label: new Float64Array(n),
-      path: new Float64Array(n),
-      concepts: new Int32Array(n),
-      baseGen: new Uint32Array(n),
-      base: new Float64Array(n),
-      bestGen: new Uint32Array(n),
-      best: new Float64Array(n),
-      bestDepth: new Int32Array(n),
-      doneGen: new Uint32Array(n),
+      n,
+      rec: new Float64Array(n << R_SHIFT),
       matchedList: new Int32Array(n),
       basedList: new Int32Array(n),
-      isFile: new Uint8Array(n),
-      matchHub: new Float64Array(n),
-      expandHub: new Float64Array(n),
+      outDst: new Int32Array(ix.outEdges.length),
+      outW: new Float64Array(ix.outEdges.length),
+      inSrc: new Int32Array(ix.inEdges.length),
+      inW: new Float64Array(ix.inEdges.length),
+      heap: new FrontierHeap(),
     };
+    const rec = s.rec;
+    const labelWords = ix.labelWords;
     for (let v = 0; v < n; v++) {
-      if (ix.node(v).kind === 'file') s.isFile[v] = 1;
+      const o = v << R_SHIFT;
+      if (ix.node(v).kind === 'file') rec[o + R_IS_FILE] = 1;
       const lg = Math.log2(1 + ix.degree[v]!);
-      s.matchHub[v] = 1 + 0.05 * lg;
-      s.expandHub[v] = 1 + 0.35 * lg;
+      rec[o + R_MATCH_HUB] = 1 + 0.05 * lg;
+      rec[o + R_EXPAND_HUB] = 1 + 0.35 * lg;
+      rec[o + R_LABEL_WORDS] = labelWords[v]!;
+    }
+    for (let i = 0; i < ix.outEdges.length; i++) {
+      const e = ix.outEdges[i]!;
+      s.outDst[i] = ix.g.dst[e]!;
+      s.outW[i] = edgeWeight(ix, e);
+    }
+    for (let i = 0; i < ix.inEdges.length; i++) {
+      const e = ix.inEdges[i]!;
+      s.inSrc[i] = ix.g.src[e]!;
+      s.inW[i] = edgeWeight(ix, e) * 0.9;
     }
     scratchByIndex.set(ix, s);
   }
   if (s.gen >= 0xfffffffe) {
     s.gen = 0;
-    s.matchGen.fill(0);
-    s.baseGen.fill(0);
-    s.bestGen.fill(0);
-    s.doneGen.fill(0);
+    const rec = s.rec;
+    for (let o = 0; o < rec.length; o += 1 << R_SHIFT) {
+      rec[o + R_MATCH_GEN] = 0;
+      rec[o + R_BASE_GEN] = 0;
+      rec[o + R_BEST_GEN] = 0;
+      rec[o + R_DONE_GEN] = 0;
+      rec[o + R_SEL_GEN] = 0;
+    }
   }
   s.gen++;
   return s;
@@ -145,17 +183,20 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   const n = ix.n;
   const sc = scratchFor(ix);
   const gen = sc.gen;
-  const { matchGen, label, path, concepts } = sc;
+  const rec = sc.rec;
   /** Matched nodes in first-match order (each at most once, so n slots suffice). */
   const matched = sc.matchedList;
   let matchedCount = 0;
-  const touch = (v: NodeId): void => {
-    if (matchGen[v] === gen) return;
-    matchGen[v] = gen;
-    label[v] = 0;
-    path[v] = 0;
-    concepts[v] = 0;
+  /** Start a node's match fields for this call (once); returns its record offset. */
+  const touch = (v: NodeId): number => {
+    const o = v << R_SHIFT;
+    if (rec[o + R_MATCH_GEN] === gen) return o;
+    rec[o + R_MATCH_GEN] = gen;
+    rec[o + R_LABEL] = 0;
+    rec[o + R_PATH] = 0;
+    rec[o + R_CONCEPTS] = 0;
     matched[matchedCount++] = v;
+    return o;
   };
   const logN = Math.log(1 + n);
   const labelPostings = ix.labelPostings;
@@ -165,10 +206,9 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     if (!lp) continue;
     const idf = Math.log(1 + n / (1 + lp.length));
     for (let k = 0; k < lp.length; k++) {
-      const v = lp[k]!;
-      touch(v);
-      label[v] += idf;
-      concepts[v] |= bit;
+      const o = touch(lp[k]!);
+      rec[o + R_LABEL] += idf;
+      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | bit;
     }
   }
   // Path tokens only strengthen nodes that already match by label (or file nodes), so a directory
@@ -181,12 +221,13 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     const idf = Math.log(1 + n / (1 + pp.length));
     for (let k = 0; k < pp.length; k++) {
       const v = pp[k]!;
-      if (matchGen[v] !== gen) {
-        if (!sc.isFile[v]) continue;
-        touch(v);
+      let o = v << R_SHIFT;
+      if (rec[o + R_MATCH_GEN] !== gen) {
+        if (!rec[o + R_IS_FILE]) continue;
+        o = touch(v);
       }
-      path[v] += idf * PATH_WEIGHT;
-      concepts[v] |= bit;
+      rec[o + R_PATH] += idf * PATH_WEIGHT;
+      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | bit;
     }
   }
   // Exact symbol-name matches for symbol-shaped pieces of the question (getNode, get_node, Foo.bar).
@@ -202,36 +243,38 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     }
   }
   for (const v of exact) {
-    touch(v);
-    label[v] += EXACT_BONUS * logN * 0.5;
+    const o = touch(v);
+    rec[o + R_LABEL] += EXACT_BONUS * logN * 0.5;
   }
 
-  const { baseGen, base } = sc;
   /** Nodes with a base score (the question's own matches), in insertion order (each once). */
   const based = sc.basedList;
   let basedCount = 0;
   let top = 0;
-  const labelWords = ix.labelWords;
-  const { matchHub, expandHub } = sc;
+  const noFilter = filters.length === 0;
+  const recencyWeights = options.recency?.weights;
   for (let k = 0; k < matchedCount; k++) {
     const v = matched[k]!;
-    if (!allowed(v)) continue;
-    const c = popcount(concepts[v]!);
+    if (!noFilter && !allowed(v)) continue;
+    const o = v << R_SHIFT;
+    const c = popcount(rec[o + R_CONCEPTS]!);
+    const label = rec[o + R_LABEL]!;
     // Coverage reward, and a mild hub penalty so a giant class does not outrank the function.
-    let s = (label[v]! + path[v]!) * (1 + 0.6 * Math.max(0, c - 1));
-    s /= matchHub[v]!; // 1 + 0.05 * log2(1 + degree)
-    if (label[v] === 0) s *= 0.5;
+    let s = (label + rec[o + R_PATH]!) * (1 + 0.6 * Math.max(0, c - 1));
+    s /= rec[o + R_MATCH_HUB]!; // 1 + 0.05 * log2(1 + degree)
+    if (label === 0) s *= 0.5;
     // Penalize long labels that merely contain a token among many others.
-    const words = labelWords[v]!;
-    if (words > c + 2) s *= 0.9;
-    const w = options.recency?.weights.get(String(ix.node(v).source_file ?? ''));
-    if (w !== undefined) s *= 1 + 0.5 * w;
-    baseGen[v] = gen;
-    base[v] = s;
+    if (rec[o + R_LABEL_WORDS]! > c + 2) s *= 0.9;
+    if (recencyWeights) {
+      const w = recencyWeights.get(String(ix.node(v).source_file ?? ''));
+      if (w !== undefined) s *= 1 + 0.5 * w;
+    }
+    rec[o + R_BASE_GEN] = gen;
+    rec[o + R_BASE] = s;
     based[basedCount++] = v;
     if (s > top) top = s;
   }
-  const hasBase = (v: NodeId): boolean => baseGen[v] === gen;
+  const hasBase = (v: NodeId): boolean => rec[(v << R_SHIFT) + R_BASE_GEN] === gen;
   if (options.recency?.mode === 'seed') {
     // The changed surface appears even when the question matches little: each changed file's
     // best-connected symbols become candidates, scored below the question's own matches.
@@ -242,8 +285,8 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
       for (const v of ids.slice(0, 5)) {
         const s = floor * (0.5 + 0.5 * w);
         if (!hasBase(v)) based[basedCount++] = v;
-        baseGen[v] = gen;
-        base[v] = s;
+        rec[(v << R_SHIFT) + R_BASE_GEN] = gen;
+        rec[(v << R_SHIFT) + R_BASE] = s;
         if (s > top) top = s;
       }
     }
@@ -253,60 +296,75 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
 
   // Only the strongest cap*4 matches are used (seeds come from the first dozen): select them
   // instead of sorting every match; the order (score desc, id asc) is total, so this is exact.
-  const ranked = topMatches(based, basedCount, base, cap * 4);
+  const ranked = topMatches(based, basedCount, rec, cap * 4, 1 << R_SHIFT, R_BASE);
   const seedLimit = Math.max(1, Math.min(Math.ceil(cap / 2), 12));
   const seeds: NodeId[] = [];
   for (const v of ranked) {
     if (seeds.length >= seedLimit) break;
-    if (base[v]! < top * 0.35 && seeds.length >= 3) break;
+    if (rec[(v << R_SHIFT) + R_BASE]! < top * 0.35 && seeds.length >= 3) break;
     seeds.push(v);
   }
 
-  const { bestGen, best, bestDepth, doneGen } = sc;
-  const heap = new FrontierHeap(mode === 'bfs');
+  const { outDst, outW, inSrc, inW } = sc;
+  const { outOff, inOff } = ix;
+  const heap = sc.heap;
+  heap.reset(mode === 'bfs');
   // The strongest matches are candidates on their own merit (the rest can still be reached by
   // expansion, scored with their own match): bounded so a common word does not flood the frontier.
   for (const v of ranked) {
-    const s = base[v]! / top;
-    bestGen[v] = gen;
-    best[v] = s;
-    bestDepth[v] = 0;
+    const o = v << R_SHIFT;
+    const s = rec[o + R_BASE]! / top;
+    rec[o + R_BEST_GEN] = gen;
+    rec[o + R_BEST] = s;
+    rec[o + R_BEST_DEPTH] = 0;
     heap.push(v, 0, s);
   }
   const selected: RankedNode[] = [];
-  const noFilter = filters.length === 0;
   while (heap.size && selected.length < cap) {
     const priority = heap.topPriority();
     const v = heap.topNode();
     const depth = heap.topDepth();
     heap.pop();
-    if (doneGen[v] === gen) continue;
-    const curScore = best[v]!;
+    const ov = v << R_SHIFT;
+    if (rec[ov + R_DONE_GEN] === gen) continue;
+    const curScore = rec[ov + R_BEST]!;
     if (priority < curScore) continue; // stale entry
-    doneGen[v] = gen;
-    selected.push({ node: v, score: curScore, depth, matched: hasBase(v) });
+    rec[ov + R_DONE_GEN] = gen;
+    selected.push({ node: v, score: curScore, depth, matched: rec[ov + R_BASE_GEN] === gen });
+    // Each neighbour inherits a decayed share of v's score (the relaxation is written out in both
+    // loops: a closure per popped node cost more than its body).
+    const decayed = curScore * DECAY;
+    const next = depth + 1;
     let scanned = 0;
-    const relax = (u: NodeId, weight: number): void => {
-      if (doneGen[u] === gen || (!noFilter && !allowed(u))) return;
-      const own = baseGen[u] === gen ? base[u]! / top : 0;
-      const inherited = (curScore * DECAY * weight) / expandHub[u]!; // 1 + 0.35 * log2(1 + degree)
+    const outEnd = outOff[v + 1]!;
+    for (let i = outOff[v]!; i < outEnd && scanned < MAX_SCAN_PER_NODE; i++, scanned++) {
+      const u = outDst[i]!;
+      const o = u << R_SHIFT;
+      if (rec[o + R_DONE_GEN] === gen || (!noFilter && !allowed(u))) continue;
+      const own = rec[o + R_BASE_GEN] === gen ? rec[o + R_BASE]! / top : 0;
+      const inherited = (decayed * outW[i]!) / rec[o + R_EXPAND_HUB]!; // 1 + 0.35 * log2(1 + degree)
       const s = Math.max(own, inherited, own + inherited * 0.5);
-      if (bestGen[u] !== gen || s > best[u]! + 1e-12) {
-        bestGen[u] = gen;
-        best[u] = s;
-        bestDepth[u] = depth + 1;
-        heap.push(u, depth + 1, s);
+      if (rec[o + R_BEST_GEN] !== gen || s > rec[o + R_BEST]! + 1e-12) {
+        rec[o + R_BEST_GEN] = gen;
+        rec[o + R_BEST] = s;
+        rec[o + R_BEST_DEPTH] = next;
+        heap.push(u, next, s);
       }
-    };
-    const outEnd = ix.outOff[v + 1]!;
-    for (let i = ix.outOff[v]!; i < outEnd && scanned < MAX_SCAN_PER_NODE; i++, scanned++) {
-      const e = ix.outEdges[i]!;
-      relax(ix.g.dst[e]!, edgeWeight(ix, e));
     }
-    const inEnd = ix.inOff[v + 1]!;
-    for (let i = ix.inOff[v]!; i < inEnd && scanned < MAX_SCAN_PER_NODE * 2; i++, scanned++) {
-      const e = ix.inEdges[i]!;
-      relax(ix.g.src[e]!, edgeWeight(ix, e) * 0.9);
+    const inEnd = inOff[v + 1]!;
+    for (let i = inOff[v]!; i < inEnd && scanned < MAX_SCAN_PER_NODE * 2; i++, scanned++) {
+      const u = inSrc[i]!;
+      const o = u << R_SHIFT;
+      if (rec[o + R_DONE_GEN] === gen || (!noFilter && !allowed(u))) continue;
+      const own = rec[o + R_BASE_GEN] === gen ? rec[o + R_BASE]! / top : 0;
+      const inherited = (decayed * inW[i]!) / rec[o + R_EXPAND_HUB]!;
+      const s = Math.max(own, inherited, own + inherited * 0.5);
+      if (rec[o + R_BEST_GEN] !== gen || s > rec[o + R_BEST]! + 1e-12) {
+        rec[o + R_BEST_GEN] = gen;
+        rec[o + R_BEST] = s;
+        rec[o + R_BEST_DEPTH] = next;
+        heap.push(u, next, s);
+      }
     }
   }
   // Scores are relative: the best node reads 1.
@@ -314,14 +372,17 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   for (const r of selected) r.score = round(r.score / maxScore);
   selected.sort((a, b) => b.score - a.score || a.depth - b.depth || a.node - b.node);
 
-  const inSet = new Map<NodeId, number>();
-  for (const r of selected) inSet.set(r.node, r.score);
+  for (const r of selected) {
+    const o = r.node << R_SHIFT;
+    rec[o + R_SEL_GEN] = gen;
+    rec[o + R_SEL_SCORE] = r.score;
+  }
   const edges: RankedEdge[] = [];
   for (const r of selected) {
-    for (let i = ix.outOff[r.node]!; i < ix.outOff[r.node + 1]!; i++) {
-      const e = ix.outEdges[i]!;
-      const t = inSet.get(ix.g.dst[e]!);
-      if (t !== undefined) edges.push({ edge: e, score: round((r.score + t) / 2) });
+    const end = outOff[r.node + 1]!;
+    for (let i = outOff[r.node]!; i < end; i++) {
+      const o = outDst[i]! << R_SHIFT;
+      if (rec[o + R_SEL_GEN] === gen) edges.push({ edge: ix.outEdges[i]!, score: round((r.score + rec[o + R_SEL_SCORE]!) / 2) });
     }
   }
   edges.sort((a, b) => b.score - a.score || a.edge - b.edge);
@@ -338,26 +399,26 @@ function ahead(sa: number, va: number, sb: number, vb: number): boolean {
  * comparisons inline, where Array#sort would call a comparator closure per comparison. The order is
  * total (ids are distinct), so the result is the one any correct sort gives.
  */
-function sortBest(h: Int32Array, size: number, score: Float64Array): NodeId[] {
+function sortBest(h: Int32Array, size: number, score: Float64Array, stride: number, offset: number): NodeId[] {
   // A heap with the weakest at the root; popping the weakest each time lists them from the back.
-  for (let i = (size >> 1) - 1; i >= 0; i--) siftWeakest(h, i, size, score);
+  for (let i = (size >> 1) - 1; i >= 0; i--) siftWeakest(h, i, size, score, stride, offset);
   const out: NodeId[] = [];
   for (let end = size - 1; end >= 0; end--) {
     out.push(h[0]!);
     h[0] = h[end]!;
-    siftWeakest(h, 0, end, score);
+    siftWeakest(h, 0, end, score, stride, offset);
   }
   return out.reverse();
 }
 
 /** Sift h[i] down a heap of `size` ids whose root is the weakest (lowest score, then highest id). */
-function siftWeakest(h: Int32Array, i: number, size: number, score: Float64Array): void {
+function siftWeakest(h: Int32Array, i: number, size: number, score: Float64Array, stride: number, offset: number): void {
   for (;;) {
     const l = 2 * i + 1;
     const r = l + 1;
     let m = i;
-    if (l < size && ahead(score[h[m]!]!, h[m]!, score[h[l]!]!, h[l]!)) m = l;
-    if (r < size && ahead(score[h[m]!]!, h[m]!, score[h[r]!]!, h[r]!)) m = r;
+    if (l < size && ahead(score[h[m]! * stride + offset]!, h[m]!, score[h[l]! * stride + offset]!, h[l]!)) m = l;
+    if (r < size && ahead(score[h[m]! * stride + offset]!, h[m]!, score[h[r]! * stride + offset]!, h[r]!)) m = r;
     if (m === i) return;
     const t = h[i]!;
     h[i] = h[m]!;
@@ -366,13 +427,16 @@ function siftWeakest(h: Int32Array, i: number, size: number, score: Float64Array
   }
 }
 
-/** The k best of the first `count` ids by (score desc, id asc), in that order: a bounded heap, then a sort of k. */
-export function topMatches(ids: Int32Array, count: number, score: Float64Array, k: number): NodeId[] {
-  if (count <= k) return sortBest(ids.slice(0, count), count, score);
+/**
+ * The k best of the first `count` ids by (score desc, id asc), in that order: a bounded heap, then a
+ * sort of k. An id's score is `score[id * stride + offset]` (a field of a record per id, or a column).
+ */
+export function topMatches(ids: Int32Array, count: number, score: Float64Array, k: number, stride = 1, offset = 0): NodeId[] {
+  if (count <= k) return sortBest(ids.slice(0, count), count, score, stride, offset);
   // Min-heap of the k best so far: the weakest of them at the root.
   const h = new Int32Array(k);
   let size = 0;
-  const weaker = (i: number, j: number): boolean => ahead(score[h[j]!]!, h[j]!, score[h[i]!]!, h[i]!);
+  const weaker = (i: number, j: number): boolean => ahead(score[h[j]! * stride + offset]!, h[j]!, score[h[i]! * stride + offset]!, h[i]!);
   for (let c = 0; c < count; c++) {
     const v = ids[c]!;
     if (size < k) {
@@ -389,7 +453,7 @@ export function topMatches(ids: Int32Array, count: number, score: Float64Array, 
       continue;
     }
     const root = h[0]!;
-    if (!ahead(score[v]!, v, score[root]!, root)) continue;
+    if (!ahead(score[v * stride + offset]!, v, score[root * stride + offset]!, root)) continue;
     h[0] = v;
     let i = 0;
     for (;;) {
@@ -405,7 +469,7 @@ export function topMatches(ids: Int32Array, count: number, score: Float64Array, 
       i = m;
     }
   }
-  return sortBest(h, size, score);
+  return sortBest(h, size, score, stride, offset);
 }
 
 /**
@@ -417,7 +481,13 @@ class FrontierHeap {
   private depth: Int32Array = new Int32Array(256);
   private prio: Float64Array = new Float64Array(256);
   size = 0;
-  constructor(private readonly bfs: boolean) {}
+  private bfs = true;
+
+  /** Empty the heap for a new call (its arrays are kept). */
+  reset(bfs: boolean): void {
+    this.size = 0;
+    this.bfs = bfs;
+  }
 
   topNode(): number {
     return this.node[0]!;

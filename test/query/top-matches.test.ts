@@ -28,5 +28,9 @@ test('topMatches() gives the k best ids by (score desc, id asc), as a full sort 
     const before = ids.slice();
     assert.deepEqual(topMatches(ids, count, score, k), expected, JSON.stringify({ round, n, count, k }));
     assert.deepEqual(ids, before, 'the input ids are left as they were');
+    // The same scores as a field of a record per id (rankQuery's layout: 16 doubles, the score third).
+    const records = new Float64Array(n * 16).fill(-1);
+    for (let v = 0; v < n; v++) records[v * 16 + 2] = score[v]!;
+    assert.deepEqual(topMatches(ids, count, records, k, 16, 2), expected, `records: ${JSON.stringify({ round, n, count, k })}`);
   }
 });
