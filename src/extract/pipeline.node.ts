@@ -403,13 +403,6 @@ function relinkChanged(input: {
   return result ? Object.assign(result, { previousNodes: doc.nodes }) : noRelink('linked files differ');
 }
 
-/**
- * An incremental update's nodes: a node depends only on its own file's facts (package nodes on the
- * files of their package), so the previous graph's nodes of unchanged files are kept as they are
- * (encodeGraph reads fields in a fixed order: same bytes) and only the changed files' and the package
- * nodes are built; both lists are in id order and are merged. Equal ids in both lists would need the
- * full build's tie order: then every node is built.
- */
 /** Row i taken from row i (a typed array filled in a loop: `from` with a map function iterates slowly). */
 function identityRows(n: number): Int32Array {
   const rows = new Int32Array(n);
@@ -417,6 +410,13 @@ function identityRows(n: number): Int32Array {
   return rows;
 }
 
+/**
+ * An incremental update's nodes: a node depends only on its own file's facts (package nodes on the
+ * files of their package), so the previous graph's nodes of unchanged files are kept as they are
+ * (encodeGraph reads fields in a fixed order: same bytes) and only the changed files' and the package
+ * nodes are built; both lists are in id order and are merged. Equal ids in both lists would need the
+ * full build's tie order: then every node is built.
+ */
 function keptNodes(incremental: RelinkResult & { previousNodes: GraphNode[] }, changedFiles: ReadonlySet<string>): GraphNode[] {
   const fresh = incremental.nodesOf((f) => changedFiles.has(f.path)).map((n) => definedCopy(n));
   const kept = incremental.previousNodes.filter((n) => n.kind !== 'package' && !changedFiles.has(n.source_file));
@@ -467,14 +467,6 @@ function readGraphSnapshot(file: string): { doc: GraphDocument; makeMemo: () => 
   return { doc, makeMemo: () => EncodeMemo.fromDecoded(snap, rows) };
 }
 
-/**
- * Load into `resident`, one file a step, what the next update of `outDir` may read from disk: the
- * manifest, the folder listings, every facts cache shard, the link cache, graph.json's bytes and
- * graph.cbor (decoded, with the encode memo made of its columns). A watcher or background updater
- * runs the steps while idle, so its next update finds them in memory whichever way it goes (a line
- * shift reads a few shards and the graph; a relink all shards and the link cache). After an update
- * most are kept already, and a step costs a stat.
- */
 /** The walk of a run over `root`, reusing the folder listings `saved` by the previous run. */
 function walkWith(root: string, outDir: string, maxFileSize: number | undefined, saved: ReturnType<typeof loadListings>): { walk: WalkResult; listings: ListingCache } {
   const listings: ListingCache = { previous: saved?.listings ?? null, trustBefore: saved ? saved.scannedAtMs - RACY_MS : 0, next: new Map(), changed: false };
@@ -482,6 +474,16 @@ function walkWith(root: string, outDir: string, maxFileSize: number | undefined,
   return { walk, listings };
 }
 
+/**
+ * Load into `resident`, one file a step, what the next update of `outDir` may read from disk: the
+ * manifest, the folder listings (planned by a walk with `extract`'s options, when given), every
+ * facts cache shard, the link cache, graph.json's bytes (into `graphText`'s worker, when given) and
+ * graph.cbor (decoded, with the encode memo made of its columns); then, once per process, rehearse
+ * an update's whole-graph steps on it. A watcher or background updater runs the steps while idle, so
+ * its next update finds them in memory whichever way it goes (a line shift reads a few shards and the
+ * graph; a relink all shards and the link cache). After an update most are kept already, and a step
+ * costs a stat.
+ */
 export function* warmResident(outDir: string, resident: ResidentOutputs, graphText?: GraphTextWorker, extract?: Pick<ExtractOptions, 'root' | 'maxFileSize'>): Generator<void, void, void> {
   const version = extractorVersion();
   const manifest = loadPreviousManifest(outDir, version, resident);

@@ -38,6 +38,16 @@ async function gone(pid: number, ms: number): Promise<boolean> {
   return !alive(pid);
 }
 
+/** The pid answering on the update socket of `out`, waiting up to ~10 s for one (0: none came). */
+async function answeringPid(out: string): Promise<number> {
+  for (let t = 0; t < 200; t++) {
+    const pid = await pingWatcher(out, 500);
+    if (pid !== null) return pid;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return 0;
+}
+
 function sameOutputs(out: string, full: string, what: string): void {
   for (const f of ['graph.json', 'graph.cbor', 'GRAPH_REPORT.md']) {
     assert.ok(readFileSync(join(out, f)).equals(readFileSync(join(full, f))), `${f} after ${what} equals a full extract`);
@@ -144,10 +154,7 @@ test('a one-shot update starts a background updater that answers the next ones (
       if (n === 0) {
         // Nothing kept the folder: this update ran in the command's process, which then started the updater.
         assert.equal(s.watcherPid, undefined, 'the first update is the command\'s own');
-        for (let t = 0; t < 200 && !resident; t++) {
-          resident = (await pingWatcher(out, 500)) ?? 0;
-          if (!resident) await new Promise((r) => setTimeout(r, 50));
-        }
+        resident = await answeringPid(out);
         assert.ok(resident > 0, 'a background updater answers for the folder after the first update');
       } else {
         assert.equal(s.watcherPid, resident, `the update after editing ${k} was handed to the background updater`);
@@ -163,12 +170,8 @@ test('a one-shot update starts a background updater that answers the next ones (
     // An `update --watch` of the folder asks the background updater to retire and answers instead.
     watcher = spawn(process.execPath, [CLI, 'update', fx.dir, '--out', out, '--watch', '--poll', '3600000'], { stdio: ['ignore', 'ignore', 'pipe'] });
     assert.ok(await gone(resident, 20_000), 'the background updater retires when a watcher starts');
-    let answering: number | null = null;
-    for (let t = 0; t < 200 && answering === null; t++) {
-      answering = await pingWatcher(out, 500);
-      if (answering === null) await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.ok(answering !== null && answering !== resident, 'the watcher took the socket');
+    const answering = await answeringPid(out);
+    assert.ok(answering > 0 && answering !== resident, 'the watcher took the socket');
     const byWatcher = JSON.parse(synaptic(['update', fx.dir, '--out', out, '--json'], env).stdout) as { watcherPid?: number };
     assert.equal(byWatcher.watcherPid, answering, 'the next update is the watcher\'s');
     // (SIGINT: the watcher runs in a child of the spawned process, which passes it on)
@@ -193,10 +196,7 @@ test('an extract starts the background updater too: the first update after it is
   let resident = 0;
   try {
     assert.equal(synaptic(['extract', fx.dir, '--out', out], { SYNAPTIC_RESIDENT: '1' }).code, 0);
-    for (let t = 0; t < 200 && !resident; t++) {
-      resident = (await pingWatcher(out, 500)) ?? 0;
-      if (!resident) await new Promise((r) => setTimeout(r, 50));
-    }
+    resident = await answeringPid(out);
     assert.ok(resident > 0, 'a background updater answers for the folder after the extract');
     const abs = join(fx.dir, 'src/util/strings.ts');
     writeFileSync(abs, `${readFileSync(abs, 'utf8')}\nexport function afterExtract(): string {\n  return normalizePath('/e');\n}\n`);
