@@ -7,7 +7,7 @@ import type { ExtractArgs } from './extract-args.ts';
 
 /**
  * The background updater. A fresh process spends most of a one-file update on start-up and on
- * reading its previous outputs back (on a 640k-line repository: 1.2-2.9 s, against about 0.5-1 s for
+ * reading its previous outputs back (on a 640k-line repository: 1.1-2.9 s, against about 0.3-0.8 s for
  * a process that kept them). So on a repository that size, `synaptic extract`, and `synaptic update`
  * when nothing answered it, start a detached `synaptic update --resident` after their run; that process reads the
  * outputs back into memory while idle, answers the next `synaptic update` runs of the output folder,

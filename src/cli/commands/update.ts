@@ -22,7 +22,7 @@ faster) and this command prints its summary.
 On a large repository (graph.cbor of 4 MB or more) with none of those running, this command updates,
 then starts a background updater (\`update --resident\`, detached; \`synaptic extract\` starts one
 too) that reads the outputs back into memory and does the later runs (on a 640k-line repository,
-about 0.5-0.8 s end to end, the first one or two about 1 s, against 1.2-2.9 s in a fresh process).
+about 0.3-0.6 s end to end, the first one about 0.7-0.8 s, against 1.1-2.9 s in a fresh process).
 It exits after ${RESIDENT_IDLE_MINUTES} minutes without requests
 (SYNAPTIC_RESIDENT_IDLE_MINUTES), when an \`update --watch\` or \`serve --watch\` of the folder starts,
 or when the folder is gone; its log is beside its socket in $TMPDIR/synaptic-<uid>/.
