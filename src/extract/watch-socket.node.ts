@@ -259,10 +259,14 @@ async function retireHolder(path: string): Promise<boolean> {
  * output folder and options) by running `update`; any other request is declined, so its client
  * updates in its own process. For `update --watch`, `serve --watch` (both take the socket over from
  * a background updater) and the background updater itself (`by: 'resident'`: `onRetire` stops it
- * when asked to retire, and on a request from another extractor version: a newer CLI starts its own).
+ * when asked to retire, and on a request from another extractor version: a newer CLI starts its own;
+ * with `replace`, it takes the socket over from a background updater already there, whose kept
+ * outputs a new extract made stale).
  */
-export function answerUpdates(own: UpdateRequest, by: AnswererKind, update: () => Promise<ExtractSummary>, onRetire?: () => void): Promise<WatchSocket> {
-  const roles: SocketRoles = by === 'resident' ? (onRetire ? { onRetire } : {}) : { takeOver: true };
+export function answerUpdates(
+  own: UpdateRequest, by: AnswererKind, update: () => Promise<ExtractSummary>, onRetire?: () => void, replace = false,
+): Promise<WatchSocket> {
+  const roles: SocketRoles = by === 'resident' ? { ...(onRetire ? { onRetire } : {}), ...(replace ? { takeOver: true } : {}) } : { takeOver: true };
   return serveWatchSocket(own.outDir, async (request): Promise<UpdateReply> => {
     if (request.version !== own.version) {
       if (roles.onRetire) setImmediate(roles.onRetire);

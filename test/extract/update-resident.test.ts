@@ -119,6 +119,7 @@ test('update --resident and --idle-exit reject bad combinations with exit code 2
       [['--resident', '--watch'], /--resident excludes --watch and --no-watcher/],
       [['--resident', '--no-watcher'], /--resident excludes --watch and --no-watcher/],
       [['--idle-exit', '5'], /--idle-exit needs --resident/],
+      [['--replace'], /--replace needs --resident/],
       [['--resident', '--idle-exit', '0'], /Cannot parse --idle-exit: expected minutes \(> 0\), got '0'/],
     ] as const) {
       const r = synaptic(['update', fx.dir, ...args]);
@@ -189,15 +190,21 @@ test('a one-shot update starts a background updater that answers the next ones (
   }
 });
 
-test('an extract starts the background updater too: the first update after it is already the updater\'s', { skip, timeout: 60_000 }, async () => {
+test('an extract starts the background updater too (replacing one already there): the first update after it is already the updater\'s', { skip, timeout: 60_000 }, async () => {
   const fx = copyFixture();
   const out = join(fx.dir, 'out-extract');
   const full = join(fx.dir, 'out-full');
   let resident = 0;
+  let first = 0;
   try {
     assert.equal(synaptic(['extract', fx.dir, '--out', out], { SYNAPTIC_RESIDENT: '1' }).code, 0);
+    first = await answeringPid(out);
+    assert.ok(first > 0, 'a background updater answers for the folder after the extract');
+    // Extracting again: the updater there keeps the outputs this extract replaces; a new one takes over.
+    assert.equal(synaptic(['extract', fx.dir, '--out', out], { SYNAPTIC_RESIDENT: '1' }).code, 0);
+    assert.ok(await gone(first, 20_000), 'the updater of the previous extract retires');
     resident = await answeringPid(out);
-    assert.ok(resident > 0, 'a background updater answers for the folder after the extract');
+    assert.ok(resident > 0 && resident !== first, 'the updater of the new extract answers for the folder');
     const abs = join(fx.dir, 'src/util/strings.ts');
     writeFileSync(abs, `${readFileSync(abs, 'utf8')}\nexport function afterExtract(): string {\n  return normalizePath('/e');\n}\n`);
     const r = synaptic(['update', fx.dir, '--out', out, '--json'], { SYNAPTIC_RESIDENT: '1' });
@@ -209,7 +216,7 @@ test('an extract starts the background updater too: the first update after it is
     sameOutputs(out, full, 'the first update');
     assert.equal(await pingWatcher(full, 500), null, 'SYNAPTIC_RESIDENT=0: no updater for that extract');
   } finally {
-    if (resident && alive(resident)) process.kill(resident, 'SIGKILL');
+    for (const pid of [first, resident]) if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
     fx.cleanup();
   }
 });

@@ -52,8 +52,8 @@ export function residentIdleMinutes(env: NodeJS.ProcessEnv = process.env): numbe
 }
 
 /** {@link startResident}, saying so on a TTY. */
-export function startResidentFor(args: ExtractArgs): void {
-  const pid = startResident(args);
+export function startResidentFor(args: ExtractArgs, options: { replace?: boolean } = {}): void {
+  const pid = startResident(args, options);
   if (pid !== null && process.stderr.isTTY) {
     process.stderr.write(`synaptic: started background updater ${pid}: it keeps this folder's outputs in memory and does the next \`synaptic update\` runs (faster); it exits after ${residentIdleMinutes()} min idle (SYNAPTIC_RESIDENT=0: never start one)\n`);
   }
@@ -64,7 +64,7 @@ export function startResidentFor(args: ExtractArgs): void {
  * return its pid, or null when it could not be spawned. A second one started meanwhile for the same
  * folder finds the first and exits.
  */
-export function startResident(args: ExtractArgs): number | null {
+export function startResident(args: ExtractArgs, options: { replace?: boolean } = {}): number | null {
   const argv = [
     `${YOUNG_GENERATION_FLAG}=${YOUNG_GENERATION_MB}`,
     ...process.execArgv.filter((a) => !a.startsWith('--max-semi-space-size')),
@@ -72,6 +72,7 @@ export function startResident(args: ExtractArgs): number | null {
     ...(args.maxFileSize !== undefined ? ['--max-file-size', String(args.maxFileSize)] : []),
     ...(args.workers !== undefined ? ['--workers', String(args.workers)] : []),
     '--idle-exit', String(residentIdleMinutes()),
+    ...(options.replace ? ['--replace'] : []),
   ];
   let log: number | 'ignore' = 'ignore';
   try {
@@ -100,6 +101,7 @@ export async function serveAsResident(
   request: UpdateRequest,
   idleMinutes: number,
   handle: { updateNow(): Promise<ExtractSummary>; close(): Promise<void> },
+  replace = false,
 ): Promise<number> {
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
@@ -118,7 +120,7 @@ export async function serveAsResident(
     } finally {
       if (--busy === 0) arm();
     }
-  }, () => stop());
+  }, () => stop(), replace);
   if (!socket.serving) {
     // Another process answers for this folder already.
     await handle.close();

@@ -39,6 +39,9 @@ ${EXTRACT_OPTIONS_USAGE}
                            start no background updater
   --resident               be the background updater: update only when a \`synaptic update\` asks
   --idle-exit <minutes>    with --resident: exit after this long without requests (default ${RESIDENT_IDLE_MINUTES})
+  --replace                with --resident: take over from a background updater already answering
+                           for the folder (\`synaptic extract\` starts the new one so: the old one
+                           keeps outputs the extract replaced)
 `,
   run: async (argv) => {
     const rest: string[] = [];
@@ -47,11 +50,13 @@ ${EXTRACT_OPTIONS_USAGE}
     let useWatcher = true;
     let residentMode = false;
     let idleMinutes: number | undefined;
+    let replace = false;
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i]!;
       if (arg === '--watch') watchMode = true;
       else if (arg === '--no-watcher') useWatcher = false;
       else if (arg === '--resident') residentMode = true;
+      else if (arg === '--replace') replace = true;
       else if (arg === '--idle-exit' || arg.startsWith('--idle-exit=')) {
         const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
         if (value === undefined || !/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`Cannot parse --idle-exit: expected minutes (> 0), got '${value ?? ''}'`);
@@ -67,8 +72,9 @@ ${EXTRACT_OPTIONS_USAGE}
     if (!useWatcher && watchMode) throw new UsageError('Cannot update: --no-watcher and --watch exclude each other');
     if (residentMode && (watchMode || !useWatcher)) throw new UsageError('Cannot update: --resident excludes --watch and --no-watcher');
     if (idleMinutes !== undefined && !residentMode) throw new UsageError('Cannot update: --idle-exit needs --resident');
+    if (replace && !residentMode) throw new UsageError('Cannot update: --replace needs --resident');
     const args = parseExtractArgs(rest, 'update');
-    if (residentMode) return residentUpdates(args, idleMinutes ?? RESIDENT_IDLE_MINUTES);
+    if (residentMode) return residentUpdates(args, idleMinutes ?? RESIDENT_IDLE_MINUTES, replace);
     if (!watchMode) {
       if (useWatcher && (await updateByWatcher(args))) return 0;
       // Nothing keeps this folder in memory: on a large repository, start the process that will.
@@ -142,7 +148,7 @@ function extractOptionsOf(args: ExtractArgs): ExtractOptions {
   };
 }
 
-async function residentUpdates(args: ExtractArgs, idleMinutes: number): Promise<number> {
+async function residentUpdates(args: ExtractArgs, idleMinutes: number, replace: boolean): Promise<number> {
   // The socket is bound while the pipeline loads: a `synaptic update` run right after the one that
   // started this process then waits for it instead of updating on its own.
   const loading = import('../../extract/watch.node.ts').then(({ watchAndUpdate }) => watchAndUpdate(extractOptionsOf(args), {
@@ -153,7 +159,7 @@ async function residentUpdates(args: ExtractArgs, idleMinutes: number): Promise<
   return serveAsResident(requestOf(args), idleMinutes, {
     updateNow: async () => (await loading).updateNow(),
     close: async () => (await loading).close(),
-  });
+  }, replace);
 }
 
 async function watchUpdates(args: ExtractArgs, pollMs: number | undefined): Promise<number> {
