@@ -257,16 +257,13 @@ async function retireHolder(path: string): Promise<boolean> {
 /**
  * Answer the update requests of the outputs `own` describes (same extractor version, repository,
  * output folder and options) by running `update`; any other request is declined, so its client
- * updates in its own process. For `update --watch`, `serve --watch` (both take the socket over from
- * a background updater) and the background updater itself (`by: 'resident'`: `onRetire` stops it
- * when asked to retire, and on a request from another extractor version: a newer CLI starts its own;
- * with `replace`, it takes the socket over from a background updater already there, whose kept
- * outputs a new extract made stale).
+ * updates in its own process. For `update --watch` and `serve --watch` (by default they take the
+ * socket over from a background updater) and the background updater itself (`by: 'resident'`, whose
+ * `roles.onRetire` also runs on a request from another extractor version: a newer CLI starts its own).
  */
 export function answerUpdates(
-  own: UpdateRequest, by: AnswererKind, update: () => Promise<ExtractSummary>, onRetire?: () => void, replace = false,
+  own: UpdateRequest, by: AnswererKind, update: () => Promise<ExtractSummary>, roles: SocketRoles = { takeOver: true },
 ): Promise<WatchSocket> {
-  const roles: SocketRoles = by === 'resident' ? { ...(onRetire ? { onRetire } : {}), ...(replace ? { takeOver: true } : {}) } : { takeOver: true };
   return serveWatchSocket(own.outDir, async (request): Promise<UpdateReply> => {
     if (request.version !== own.version) {
       if (roles.onRetire) setImmediate(roles.onRetire);

@@ -112,6 +112,7 @@ export async function serveAsResident(
     clearTimeout(idle);
     idle = setTimeout(stop, idleMinutes * 60_000);
   };
+  // With `replace` (the updater a new extract starts): take over from one already there, whose kept outputs are stale.
   const socket = await answerUpdates(request, 'resident', async () => {
     busy++;
     clearTimeout(idle);
@@ -120,7 +121,7 @@ export async function serveAsResident(
     } finally {
       if (--busy === 0) arm();
     }
-  }, () => stop(), replace);
+  }, { onRetire: () => stop(), takeOver: replace });
   if (!socket.serving) {
     // Another process answers for this folder already.
     await handle.close();
