@@ -1,7 +1,7 @@
 // The plain-JS baseline: what a careful JavaScript developer would write for each
 // kernel over an Int32Array CSR (no WebAssembly). The benchmarks run it beside the
 // core so the core has to earn its keep; test/bench/baseline.test.ts checks it
-// against ../shared/graph-fixtures so the comparison is against correct code.
+// against test/fixtures/graph-fixtures so the comparison is against correct code.
 //
 // Conventions follow the fixtures' README: arcs src -> dst, parallel edges and
 // self-loops kept (with multiplicity), canonical component labels, PageRank with

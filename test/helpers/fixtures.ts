@@ -1,12 +1,12 @@
 /**
- * Loads the shared graph-kernel golden fixtures (../shared/graph-fixtures next to the repo; see its
- * README for the fields and tolerances). Node-only (tests).
+ * Loads the graph-kernel golden fixtures (test/fixtures/graph-fixtures, a copy of the spec's set; see
+ * its README for the fields and tolerances). Node-only (tests).
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** Absolute path of the fixtures directory: <repo>/../shared/graph-fixtures. */
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/graph-fixtures/', import.meta.url));
+/** Absolute path of the fixtures directory, inside the checkout. */
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/graph-fixtures/', import.meta.url));
 
 export interface ModularityCase {
   partition: string;
@@ -52,7 +52,7 @@ export function fixturesAvailable(): boolean {
 /** Every fixture, in index.json order. Throws with the path when the directory is missing. */
 export function loadFixtures(): GraphFixture[] {
   if (!fixturesAvailable()) {
-    throw new Error(`Cannot load graph fixtures: ${FIXTURES_DIR}index.json not found; shared/ must sit next to the repo`);
+    throw new Error(`Cannot load graph fixtures: ${FIXTURES_DIR}index.json not found; the checkout is incomplete`);
   }
   const index = JSON.parse(readFileSync(FIXTURES_DIR + 'index.json', 'utf8')) as { files: string[] };
   return index.files.map((f) => JSON.parse(readFileSync(FIXTURES_DIR + f, 'utf8')) as GraphFixture);

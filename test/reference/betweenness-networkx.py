@@ -1,6 +1,6 @@
 # Regenerates betweenness-networkx.json: networkx betweenness_centrality(G, normalized=True) on the
 # DiGraph of each shared graph fixture (parallel arcs collapse in a DiGraph; self-loops never lie on
-# a shortest path). Run: python3 test/reference/betweenness-networkx.py ../shared/graph-fixtures
+# a shortest path). Run: python3 test/reference/betweenness-networkx.py test/fixtures/graph-fixtures
 import json, sys
 import networkx as nx
 

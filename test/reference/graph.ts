@@ -81,7 +81,7 @@ export function refReverseReach(g: EdgeList, seeds: number[], k: number, mask = 
   return { nodes, depth, via };
 }
 
-/** Dense power iteration, straight from the formula in shared/graph-fixtures/README.md. */
+/** Dense power iteration, straight from the formula in test/fixtures/graph-fixtures/README.md. */
 export function refPagerank(g: EdgeList, opts: { alpha?: number; iterations: number; seeds?: number[]; mask?: number }): number[] {
   const { n } = g;
   const alpha = opts.alpha ?? 0.85;

@@ -4,7 +4,7 @@ import { loadSynaptic } from './host.mjs';
 
 /**
  * Run the fixtures' BFS, PageRank (20-iteration and converged) and weak/strong components.
- * `fixtures` are parsed ../shared/graph-fixtures JSON objects. Returns
+ * `fixtures` are parsed test/fixtures/graph-fixtures JSON objects. Returns
  * { runtime, imports, checks, failures: string[] }.
  */
 export async function runFixtureChecks(wasmBytes, fixtures) {

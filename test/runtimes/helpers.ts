@@ -7,11 +7,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WASM = ROOT + 'wasm/synaptic.wasm';
 export const RUNTIMES_DIR = ROOT + 'test/runtimes/';
 
-/** The golden graph fixtures: an in-repo copy if there is one, else the shared spec folder beside the checkout. */
+/** The golden graph fixtures, inside the checkout. */
 export function graphFixturesDir(): string {
-  const candidates = [ROOT + 'test/fixtures/graph-fixtures', ROOT + 'test/fixtures/graphs', ROOT + '../shared/graph-fixtures'];
-  for (const dir of candidates) if (existsSync(dir + '/index.json')) return dir;
-  throw new Error(`Cannot find the graph fixtures: looked for index.json in ${candidates.join(', ')}`);
+  const dir = ROOT + 'test/fixtures/graph-fixtures';
+  if (existsSync(dir + '/index.json')) return dir;
+  throw new Error(`Cannot find the graph fixtures: ${dir}/index.json is missing`);
 }
 
 export interface RunResult {
