@@ -55,17 +55,3 @@ export function stringifyManifest(manifest: Manifest): string {
   for (const path of Object.keys(manifest.files).sort()) files[path] = manifest.files[path]!;
   return JSON.stringify({ ...manifest, files }, null, 1) + '\n';
 }
-
-/** Files added, changed (by hash) and deleted between two manifests, each sorted. */
-export function diffManifests(before: Manifest, after: Manifest): { added: string[]; changed: string[]; deleted: string[] } {
-  const added: string[] = [];
-  const changed: string[] = [];
-  const deleted: string[] = [];
-  for (const [path, entry] of Object.entries(after.files)) {
-    const old = before.files[path];
-    if (!old) added.push(path);
-    else if (old.hash !== entry.hash) changed.push(path);
-  }
-  for (const path of Object.keys(before.files)) if (!after.files[path]) deleted.push(path);
-  return { added: added.sort(), changed: changed.sort(), deleted: deleted.sort() };
-}

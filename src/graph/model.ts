@@ -48,8 +48,6 @@ export function relationMask(relations: Iterable<string>): number {
   return mask >>> 0;
 }
 
-export const ALL_RELATIONS_MASK = 0xffffffff;
-
 export interface Span {
   start_line: number; // 1-based
   start_col: number; // 0-based, in UTF-16 code units of the line

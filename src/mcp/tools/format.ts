@@ -2,7 +2,6 @@ import type { NodeId } from '../../graph/model.ts';
 import type { EdgeHit, QueryEngine } from '../../query/engine.ts';
 import type { Candidate, Resolution } from '../../query/resolve.ts';
 import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
-import { toolResult, type ToolResult } from '../tool.ts';
 
 /** `label [kind] file:L12`, every part sanitized. */
 export function nodeLine(engine: QueryEngine, v: NodeId): string {
@@ -34,18 +33,6 @@ export function unresolvedText(res: Exclude<Resolution, { status: 'found' }>): s
   const lines = res.candidates.map((c) => `  ${sanitize(c.qualified, 400)}  [${sanitize(c.kind, 30)}] degree ${c.degree}`);
   const more = res.total > res.candidates.length ? `\n  (+${res.total - res.candidates.length} more; add @<file substring> to narrow)` : '';
   return `'${sanitize(res.query)}' is ambiguous: ${res.total} nodes match. Pass one of these qualified references:\n${lines.join('\n')}${more}`;
-}
-
-/** Structured mirror fields for an unresolved name. */
-export function unresolvedStructured(res: Exclude<Resolution, { status: 'found' }>): Record<string, unknown> {
-  return res.status === 'ambiguous' ? { found: false, ambiguous: true, candidates: sanitizedCandidates(res.candidates) } : { found: false };
-}
-
-/** Resolve or produce the (text-only) answer explaining why not. */
-export function resolveOrAnswer(engine: QueryEngine, name: string, structured?: (res: Exclude<Resolution, { status: 'found' }>) => Record<string, unknown>): NodeId | ToolResult {
-  const res = engine.resolve(name);
-  if (res.status === 'found') return res.node;
-  return toolResult(unresolvedText(res), structured?.(res));
 }
 
 /** A capped edge listing (callers / callees / references / neighbours) as text lines. */
