@@ -26,7 +26,7 @@ export interface SynapticServerOptions {
   concise?: boolean;
   /** `igraph` adds the igraph-compatible tools. */
   profile?: 'igraph';
-  /** The WASM core for traversals (falls back to the TypeScript walks when absent). */
+  /** The WASM core for traversals (default: load it; a core that cannot load stops the start with its reason). */
   core?: Core;
   /** More tool providers (memory, vault), listed after the graph tools. */
   providers?: ToolProvider[];
@@ -82,6 +82,16 @@ export interface SynapticServer {
   close(): Promise<void>;
 }
 
+/** The WASM core, or an error that says it did not load and why (there is no other implementation). */
+async function loadCore(): Promise<Core> {
+  try {
+    const { Core } = await import('../core/index.ts');
+    return await Core.load();
+  } catch (err) {
+    throw new Error(`Cannot serve: the WASM core (wasm/synaptic.wasm) did not load: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /**
  * Compose the whole Synaptic MCP server, transport-free: load the graph, build the graph tools,
  * resources, prompts and completions, and return the McpCore that stdio (and HTTP) feed messages to.
@@ -89,7 +99,7 @@ export interface SynapticServer {
 export async function createSynapticServer(options: SynapticServerOptions): Promise<SynapticServer> {
   const liveOptions = {
     graphPath: options.graphPath,
-    traversal: options.core ? coreTraversal(options.core) : undefined,
+    traversal: coreTraversal(options.core ?? (await loadCore())),
     log: options.log,
     watch: options.pinned ? false : options.watch,
     checkIntervalMs: options.graphCheckIntervalMs,

@@ -4,7 +4,7 @@ import { CALL_MASK, CROSS_LANGUAGE_RELATIONS, DESCRIBE_CALL_RELATIONS, IMPACT_MA
 import { rankQuery, type RankOptions, type RankResult } from './rank.ts';
 import { sanitize } from './sanitize.ts';
 import { candidate, qualifiedRef, qualifiedRefsOfGroup, resolveName, type Resolution } from './resolve.ts';
-import { TsTraversal, type TraversalBackend } from './traversal.ts';
+import type { TraversalBackend } from './traversal.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
 
 /** One edge-neighbour in a caller / callee / reference / neighbour listing. */
@@ -69,9 +69,14 @@ export class QueryEngine {
   private duplicate?: Uint8Array;
   private siteCounts?: { keyed: Map<string, number>; opaque: number };
 
+  /**
+   * `traversal` builds the walks over the index: `coreTraversal(core)` (src/query/core-traversal.ts).
+   * Optional in the type only so a caller whose core failed to load gets this clear error.
+   */
   constructor(doc: GraphDocument, traversal?: (ix: GraphIndex) => TraversalBackend, options: { releaseLinks?: boolean; edges?: EdgeColumns } = {}) {
+    if (!traversal) throw new Error('Cannot query the graph: no traversal backend; the WASM core (wasm/synaptic.wasm) must load (pass coreTraversal(core))');
     this.ix = new GraphIndex(doc, options);
-    this.traversal = traversal ? traversal(this.ix) : new TsTraversal(this.ix);
+    this.traversal = traversal(this.ix);
   }
 
   /**

@@ -5,11 +5,11 @@ import { Core } from '../../src/core/index.ts';
 import type { GraphDocument, GraphLink, GraphNode } from '../../src/graph/model.ts';
 import { GraphIndex } from '../../src/query/graph-index.ts';
 import { IMPACT_MASK } from '../../src/query/relations.ts';
-import { TsTraversal } from '../../src/query/traversal.ts';
+import { TsTraversal } from '../reference/traversal.ts';
 import { ExplorerGraph } from '../../src/explorer/queries.ts';
 
-// The explorer's computations run on the WASM core; here they are checked against the query
-// engine's plain TypeScript traversals on random graphs.
+// The explorer's computations run on the WASM core; here they are checked against the plain
+// TypeScript reference traversals (test/reference/traversal.ts) on random graphs.
 
 let core: Core;
 before(async () => {

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { approximateBetweenness, assignCommunities, louvain, nameTokens, partitionGraph, type CommunityCore } from '../../src/graph/communities.ts';
+import { assignCommunities, nameTokens, nodeBetweenness, partitionGraph } from '../../src/graph/communities.ts';
 import type { GraphDocument, GraphLink, GraphNode } from '../../src/graph/model.ts';
 import { Core } from '../../src/core/index.ts';
 import { plantedByDegree } from '../../bench/gen.ts';
+import { approximateBetweenness, louvain } from '../reference/louvain.ts';
 
 /** Newman modularity of a partition of an undirected multigraph (reference, O(m + n)). */
 function modularity(n: number, a: ArrayLike<number>, b: ArrayLike<number>, membership: ArrayLike<number>): number {
@@ -24,14 +25,9 @@ function modularity(n: number, a: ArrayLike<number>, b: ArrayLike<number>, membe
   return inside / m - expected;
 }
 
-let core: CommunityCore | null = null;
-try {
-  core = await Core.load();
-} catch {
-  core = null;
-}
+const core = await Core.load();
 
-test('louvain() finds planted communities, beats the singleton partition and repeats for a seed', () => {
+test('the TypeScript reference louvain() finds planted communities, beats the singleton partition and repeats for a seed', () => {
   const g = plantedByDegree({ n: 300, k: 6, degIn: 8, degOut: 0.5, seed: 7 });
   const input = { n: g.n, a: g.src, b: g.dst };
   const m1 = louvain(input, 42);
@@ -43,20 +39,35 @@ test('louvain() finds planted communities, beats the singleton partition and rep
   assert.ok(q >= plantedQ - 0.02, `modularity ${q} close to the planted ${plantedQ}`);
 });
 
-test('partitionGraph() with the WASM core uses Leiden and is as good', { skip: !core && 'wasm/ not built' }, () => {
-  const g = plantedByDegree({ n: 300, k: 6, degIn: 8, degOut: 0.5, seed: 9 });
-  const input = { n: g.n, a: g.src, b: g.dst };
-  const r = partitionGraph(input, { core, seed: 42 });
-  assert.equal(r.algorithm, 'leiden-core');
-  assert.deepEqual(partitionGraph(input, { core, seed: 42 }).membership, r.membership);
-  const q = modularity(g.n, g.src, g.dst, r.membership);
-  assert.ok(q >= modularity(g.n, g.src, g.dst, g.membership) - 0.02);
+test('partitionGraph() uses the core\'s Leiden, repeats for a seed and is as good as the planted and the reference Louvain partitions', () => {
+  for (const seed of [9, 11, 13]) {
+    const g = plantedByDegree({ n: 300, k: 6, degIn: 8, degOut: 0.5, seed });
+    const input = { n: g.n, a: g.src, b: g.dst };
+    const r = partitionGraph(input, { core, seed: 42 });
+    assert.equal(r.algorithm, 'leiden-core');
+    assert.deepEqual(partitionGraph(input, { core, seed: 42 }).membership, r.membership);
+    const q = modularity(g.n, g.src, g.dst, r.membership);
+    assert.ok(q >= modularity(g.n, g.src, g.dst, g.membership) - 0.02, `seed ${seed}: ${q} vs planted`);
+    assert.ok(q >= modularity(g.n, g.src, g.dst, louvain(input, 42)) - 0.01, `seed ${seed}: ${q} vs reference Louvain`);
+  }
 });
 
-test('approximateBetweenness() with all sources equals exact Brandes on a path', () => {
-  // Path 0-1-2-3-4: betweenness (undirected pairs) of node i is i * (4 - i).
-  const bc = approximateBetweenness({ n: 5, a: Uint32Array.from([0, 1, 2, 3]), b: Uint32Array.from([1, 2, 3, 4]) }, 5);
-  assert.deepEqual(Array.from(bc), [0, 3, 4, 3, 0]);
+test('without the core, partitionGraph(), nodeBetweenness() and assignCommunities() throw a clear error (no TypeScript fallback)', () => {
+  const input = { n: 3, a: Uint32Array.from([0, 1]), b: Uint32Array.from([1, 2]) };
+  const noCore = /WASM core \(wasm\/synaptic\.wasm\) is not loaded/;
+  assert.throws(() => partitionGraph(input, { core: null }), noCore);
+  assert.throws(() => partitionGraph(input), noCore);
+  assert.throws(() => nodeBetweenness(input, { samples: 3, core: null }), noCore);
+  const doc: GraphDocument = { directed: true, multigraph: true, graph: {}, nodes: [], links: [], hyperedges: [], built_at_commit: null };
+  assert.throws(() => assignCommunities(doc, { core: null }), noCore);
+});
+
+test('nodeBetweenness() on the core with every source equals the reference Brandes on a path', () => {
+  // Path 0-1-2-3-4: betweenness (unordered pairs) of node i is i * (4 - i).
+  const path = { n: 5, a: Uint32Array.from([0, 1, 2, 3]), b: Uint32Array.from([1, 2, 3, 4]) };
+  assert.deepEqual(Array.from(approximateBetweenness(path, 5)), [0, 3, 4, 3, 0]);
+  assert.deepEqual(Array.from(nodeBetweenness(path, { samples: 5, core })), [0, 3, 4, 3, 0]);
+  assert.deepEqual(Array.from(nodeBetweenness(path, { samples: 5, core, seed: 7 })), [0, 3, 4, 3, 0], 'exact: the seed does not matter');
 });
 
 test('assignCommunities() numbers communities by size and labels them by folder and name tokens', () => {
@@ -70,7 +81,7 @@ test('assignCommunities() numbers communities by size and labels them by folder 
   for (const group of [router, db]) for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) links.push(link(group[i]!, group[j]!));
   links.push(link(router[0]!, db[0]!));
   const doc: GraphDocument = { directed: true, multigraph: true, graph: {}, nodes: [...router, ...db].sort().map((id) => node(id)), links, hyperedges: [], built_at_commit: null };
-  const r = assignCommunities(doc, { core: null });
+  const r = assignCommunities(doc, { core });
   assert.equal(r.communities.length, 2);
   assert.equal(r.communities[0]!.size, 4);
   assert.equal(doc.graph.community_labels!['0'], 'src/router (route, add)');

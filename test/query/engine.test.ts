@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
+import { Core } from '../../src/core/index.ts';
+import type { GraphDocument, GraphLink, GraphNode } from '../../src/graph/model.ts';
+import { coreTraversal } from '../../src/query/core-traversal.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
-import { TsTraversal } from '../../src/query/traversal.ts';
+import { TsTraversal } from '../reference/traversal.ts';
 import { smallGraph } from '../mcp/fixtures/small-graph.ts';
 
-const engine = new QueryEngine(smallGraph());
+const traversal = coreTraversal(await Core.load());
+const engine = new QueryEngine(smallGraph(), traversal);
 const id = (key: string) => engine.ix.g.idOf.get(key)!;
 const found = (name: string) => {
   const r = engine.resolve(name);
@@ -68,11 +73,67 @@ test('shortestPath() is undirected but reports stored directions', () => {
   assert.equal(engine.shortestPath(id('src/island.ts#island'), id('src/web/login.ts#login'), 8), null);
 });
 
-test('TsTraversal.reverseReach agrees with the engine on a fold', () => {
-  const t = new TsTraversal(engine.ix);
-  const r = t.reverseReach([id('src/util/log.ts#log_message')], 2, 0xffffffff);
+test('the core traversal agrees with the TypeScript reference on a fold', () => {
+  assert.equal(engine.traversal.name, 'wasm');
+  const seeds = [id('src/util/log.ts#log_message')];
+  const r = engine.traversal.reverseReach(seeds, 2, 0xffffffff);
+  const ref = new TsTraversal(engine.ix).reverseReach(seeds, 2, 0xffffffff);
   const ids = [...r.nodes].map((v) => engine.ix.node(v).id).sort();
   assert.deepEqual(ids, ['src/evil.ts#evil', 'src/web/server.ts#startServer']);
+  assert.deepEqual(ids, [...ref.nodes].map((v) => engine.ix.node(v).id).sort());
+});
+
+const RELS = ['calls', 'references', 'imports', 'contains', 'inherits'];
+
+function randomDoc(n: number, edges: [number, number, number][]): GraphDocument {
+  const nodes: GraphNode[] = Array.from({ length: n }, (_, i) => ({ id: `f${i % 3}.ts#n${i}`, label: `n${i}`, file_type: 'code', source_file: `f${i % 3}.ts`, source_location: `L${i + 1}`, kind: 'function' }));
+  const links: GraphLink[] = edges.map(([s, t, r]) => ({
+    source: nodes[s]!.id, target: nodes[t]!.id, relation: RELS[r]!, confidence: 'EXTRACTED', confidence_score: 1, source_file: nodes[s]!.source_file, source_location: 'L1',
+  }));
+  return { directed: true, multigraph: true, graph: {}, nodes, links, hyperedges: [], built_at_commit: null };
+}
+
+test('the core traversal matches the TypeScript reference on random graphs (reach depths and vias, path lengths)', () => {
+  const arb = fc.integer({ min: 1, max: 30 }).chain((n) =>
+    fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), fc.nat(RELS.length - 1)), { maxLength: 90 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 5 }), fc.nat(31)));
+  fc.assert(fc.property(arb, ([n, edges, a, b, k, maskBits]) => {
+    const e = new QueryEngine(randomDoc(n, edges), traversal);
+    try {
+      const ref = new TsTraversal(e.ix);
+      const mask = maskBits | 1;
+      const s = a % n;
+      const t = b % n;
+      const byNode = (r: { nodes: Uint32Array; depth: Uint8Array; via: Uint8Array }) => new Map([...r.nodes].map((v, i) => [v, r.depth[i]!]));
+      const got = e.traversal.reverseReach([s], k, mask);
+      const want = ref.reverseReach([s], k, mask);
+      assert.deepEqual(byNode(got), byNode(want));
+      // Each via is the relation of an edge in the mask from the reached node into the layer before.
+      const depthOf = byNode(got).set(s, 0);
+      got.nodes.forEach((u, i) => {
+        const ok = e.ix.g.src.some((x, edge) => x === u && e.ix.g.rel[edge] === got.via[i] && depthOf.get(e.ix.g.dst[edge]!) === got.depth[i]! - 1);
+        assert.ok(ok && (mask >>> got.via[i]!) & 1, `via of ${u}`);
+      });
+      const p = e.traversal.shortestPath(s, t, 8, mask);
+      const q = ref.shortestPath(s, t, 8, mask);
+      assert.equal(p === null, q === null, `path ${s} -> ${t}`);
+      if (p && q) {
+        assert.equal(p.length, q.length);
+        assert.equal(p[0], s);
+        assert.equal(p[p.length - 1], t);
+        const g = e.ix.g;
+        for (let i = 1; i < p.length; i++) {
+          const [x, y] = [p[i - 1]!, p[i]!];
+          assert.ok(g.src.some((u, edge) => ((u === x && g.dst[edge] === y) || (u === y && g.dst[edge] === x)) && (mask >>> g.rel[edge]!) & 1), `step ${x} - ${y}`);
+        }
+      }
+    } finally {
+      e.traversal.dispose?.();
+    }
+  }), { numRuns: 200 });
+});
+
+test('an engine without a traversal backend is a clear error, not a different implementation', () => {
+  assert.throws(() => new QueryEngine(smallGraph()), /WASM core .* must load/);
 });
 
 test('rank() puts exact and multi-concept matches first with scores in (0, 1]', () => {
@@ -108,8 +169,8 @@ test('an engine indexed from graph.cbor columns answers like one indexed from gr
   const { encodeGraph } = await import('../../src/graph/snapshot-encode.ts');
   const { indexSnapshot } = await import('../../src/query/snapshot-index.ts');
   const { doc, edges } = indexSnapshot(decodeSnapshot(encodeGraph(smallGraph())));
-  const fromCbor = new QueryEngine(doc, undefined, { edges });
-  const fromJson = new QueryEngine(smallGraph(), undefined, { releaseLinks: true });
+  const fromCbor = new QueryEngine(doc, traversal, { edges });
+  const fromJson = new QueryEngine(smallGraph(), traversal, { releaseLinks: true });
   assert.deepEqual(fromCbor.stats(), fromJson.stats());
   assert.equal(fromJson.ix.g.links.length, 0, 'link objects released');
   for (const key of ['src/auth/service.ts#AuthService', 'src/auth/token.ts#verifyToken', 'src/web/login.ts#login']) {

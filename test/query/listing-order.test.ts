@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { GraphDocument, GraphLink, GraphNode } from '../../src/graph/model.ts';
+import { Core } from '../../src/core/index.ts';
+import { coreTraversal } from '../../src/query/core-traversal.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { qualifiedRef } from '../../src/query/resolve.ts';
 
+
+const traversal = coreTraversal(await Core.load());
 /** Deterministic PRNG (mulberry32). */
 function prng(seed: number): (n: number) => number {
   return (n) => {
@@ -51,7 +55,7 @@ function cmpStr(a: string, b: string): number {
 
 test('engine.qualified() (computed per label group) equals qualifiedRef() for every node, and resolves back', () => {
   for (const seed of [1, 2, 3, 4, 5]) {
-    const engine = new QueryEngine(crowdedGraph(seed, 300));
+    const engine = new QueryEngine(crowdedGraph(seed, 300), traversal);
     const ix = engine.ix;
     // Ask in a scattered order, so groups are filled from different members first.
     const order = Array.from({ length: ix.n }, (_, v) => v).sort((a, b) => ((a * 7919) % 311) - ((b * 7919) % 311));
@@ -66,15 +70,15 @@ test('engine.qualified() (computed per label group) equals qualifiedRef() for ev
 
 test('warm(true) fills every node reference up front, with the same strings', () => {
   const graph = crowdedGraph(6, 300);
-  const warmed = new QueryEngine(graph);
+  const warmed = new QueryEngine(graph, traversal);
   warmed.warm(true);
-  const lazy = new QueryEngine(crowdedGraph(6, 300));
+  const lazy = new QueryEngine(crowdedGraph(6, 300), traversal);
   for (let v = 0; v < warmed.ix.n; v++) assert.equal(warmed.qualified(v), lazy.qualified(v));
   for (let v = 0; v < warmed.ix.n; v++) assert.equal(warmed.safeQualified(v), lazy.safeQualified(v));
 });
 
 test('labelOrder ranks nodes by label (UTF-16 order), then id order', () => {
-  const engine = new QueryEngine(crowdedGraph(9, 400));
+  const engine = new QueryEngine(crowdedGraph(9, 400), traversal);
   const ix = engine.ix;
   const byLabel = Array.from({ length: ix.n }, (_, v) => v).sort((a, b) => cmpStr(ix.label(a), ix.label(b)) || a - b);
   const order = ix.labelOrder;
@@ -86,7 +90,7 @@ test('labelOrder ranks nodes by label (UTF-16 order), then id order', () => {
 
 test('affected() and callers() list hits by (depth | degree), then label, then node id', () => {
   for (const seed of [11, 12, 13]) {
-    const engine = new QueryEngine(crowdedGraph(seed, 250));
+    const engine = new QueryEngine(crowdedGraph(seed, 250), traversal);
     const ix = engine.ix;
     for (let v = 0; v < ix.n; v += 7) {
       const { hits } = engine.affected(v, 3);
@@ -108,7 +112,7 @@ test('affected() and callers() list hits by (depth | degree), then label, then n
 });
 
 test('rank() gives the same answer on repeated and interleaved calls (reused per-index lists)', () => {
-  const engine = new QueryEngine(crowdedGraph(21, 400));
+  const engine = new QueryEngine(crowdedGraph(21, 400), traversal);
   const questions = ['run init', 'fixture', 'zed a.b run', 'nothing here', 'RUN', 'b ts'];
   const first = questions.map((q) => JSON.stringify(engine.rank(q)));
   for (let round = 0; round < 3; round++) {
