@@ -10,11 +10,9 @@
 // runs handed to a running `update --watch --poll <1 h>`, which never updates on its own: the
 // whole update is the one-shot command's; EXTRACT_UPDATE_WATCHER=events: the watcher also watches,
 // as when a user saves and then runs `synaptic update`: time from the save to the command's exit).
-// By default every update runs in a fresh process (SYNAPTIC_RESIDENT=0: no background updater).
-// EXTRACT_UPDATE_RESIDENT=1: `synaptic extract` and plain `synaptic update` runs with the background
-// updater (forced on, as on a large repository outside CI): the extract starts it, and the updates are
-// its when it is up (column `by`). EXTRACT_UPDATE_PAUSE=<ms>: wait before each update (the first one
-// included: the time a user takes to make the first edit after the extract).
+// By default every update runs in a fresh process. The full extract the bench starts with is timed
+// too, and each update is given as a ratio to it (same run, same machine).
+// EXTRACT_UPDATE_PAUSE=<ms>: wait before each update (the first one included).
 // Outputs go to a temp folder; the edited file is restored.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ExtractSummary } from '../src/extract/pipeline.node.ts';
-import { pingWatcher, watchSocketPath } from '../src/extract/watch-socket.node.ts';
+import { watchSocketPath } from '../src/extract/watch-socket.node.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -45,10 +43,9 @@ function cli(): string[] {
   return ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
 }
 
-function run(args: string[], resident = false): { summary: ExtractSummary; wallMs: number } {
+function run(args: string[]): { summary: ExtractSummary; wallMs: number } {
   const started = performance.now();
-  const env = { ...process.env, SYNAPTIC_RESIDENT: resident ? '1' : '0' };
-  const r = spawnSync(process.execPath, [...cli(), ...args, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20, env });
+  const r = spawnSync(process.execPath, [...cli(), ...args, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   const wallMs = performance.now() - started;
   if (r.status !== 0) throw new Error(`Cannot run synaptic ${args[0]}: exit ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   return { summary: JSON.parse(r.stdout) as ExtractSummary, wallMs };
@@ -68,16 +65,19 @@ function pickFile(repo: string, out: string): string {
   throw new Error(`Cannot bench update: no TypeScript file with a parameterless top-level function in ${repo}`);
 }
 
-/**
- * Extract `repo` into `out` (with the background updater it starts on a large repository when
- * `resident`), then pick the file to edit (or take `file`) and read it.
- */
-function prepareEdits(repo: string, out: string, file?: string, resident = false): { rel: string; abs: string; original: string; callee: string | undefined } {
-  run(['extract', repo, '--out', out], resident);
+/** The full extract a bench starts with: wall and process CPU ms. */
+export interface FullRun {
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** Extract `repo` into `out` (timed), then pick the file to edit (or take `file`) and read it. */
+function prepareEdits(repo: string, out: string, file?: string): { rel: string; abs: string; original: string; callee: string | undefined; full: FullRun } {
+  const { summary, wallMs } = run(['extract', repo, '--out', out]);
   const rel = file ?? pickFile(repo, out);
   const abs = join(repo, rel);
   const original = readFileSync(abs, 'utf8');
-  return { rel, abs, original, callee: /^(?:export )?(?:async )?function (\w+)\(/m.exec(original)?.[1] };
+  return { rel, abs, original, callee: /^(?:export )?(?:async )?function (\w+)\(/m.exec(original)?.[1], full: { wallMs: Math.round(wallMs), cpuMs: summary.processCpuMs } };
 }
 
 function same(a: string, b: string): boolean {
@@ -85,14 +85,14 @@ function same(a: string, b: string): boolean {
 }
 
 export async function runUpdateBench(
-  repo: string, runs = 3, file?: string, verify = false, viaWatcher: false | 'request' | 'events' | 'resident' = false,
-): Promise<{ file: string; runs: UpdateRun[]; verified: boolean | null }> {
+  repo: string, runs = 3, file?: string, verify = false, viaWatcher: false | 'request' | 'events' = false,
+): Promise<{ file: string; full: FullRun; runs: UpdateRun[]; verified: boolean | null }> {
   const work = mkdtempSync(join(tmpdir(), 'synaptic-update-bench-'));
   const out = join(work, 'out');
   let restore: (() => void) | null = null;
   let watcher: ReturnType<typeof spawn> | null = null;
   try {
-    const { rel, abs, original, callee } = prepareEdits(repo, out, file, viaWatcher === 'resident');
+    const { rel, abs, original, callee, full } = prepareEdits(repo, out, file);
     restore = () => writeFileSync(abs, original);
     const results: UpdateRun[] = [];
     const pause = Number(process.env.EXTRACT_UPDATE_PAUSE ?? 0);
@@ -100,7 +100,7 @@ export async function runUpdateBench(
       if (pause > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
       const saved = performance.now();
       writeFileSync(abs, text);
-      const { summary: s } = run(['update', repo, '--out', out], viaWatcher === 'resident');
+      const { summary: s } = run(['update', repo, '--out', out]);
       const wallMs = performance.now() - saved;
       if ((viaWatcher === 'request' || viaWatcher === 'events') && !('watcherPid' in s)) throw new Error('Cannot bench updates handed to the watcher: the update ran in its own process');
       results.push({
@@ -141,7 +141,7 @@ export async function runUpdateBench(
     }
     restore();
     restore = null;
-    return { file: rel, runs: results, verified };
+    return { file: rel, full, runs: results, verified };
   } finally {
     restore?.();
     if (watcher) {
@@ -149,8 +149,6 @@ export async function runUpdateBench(
       watcher.kill('SIGINT');
       await exited;
     }
-    const resident = viaWatcher === 'resident' ? await pingWatcher(resolve(out)) : null;
-    if (resident !== null) process.kill(resident, 'SIGTERM');
     rmSync(work, { recursive: true, force: true });
   }
 }
@@ -235,10 +233,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
   }
   const runs = Number(process.env.EXTRACT_UPDATE_RUNS ?? 3);
   runUpdateBench(repo, runs, process.env.EXTRACT_UPDATE_FILE, process.env.EXTRACT_UPDATE_VERIFY === '1',
-    process.env.EXTRACT_UPDATE_WATCHER === 'events' ? 'events' : process.env.EXTRACT_UPDATE_WATCHER === '1' ? 'request' : process.env.EXTRACT_UPDATE_RESIDENT === '1' ? 'resident' : false).then(
+    process.env.EXTRACT_UPDATE_WATCHER === 'events' ? 'events' : process.env.EXTRACT_UPDATE_WATCHER === '1' ? 'request' : false).then(
     (r) => {
-      console.table(r.runs.map((x) => ({ edit: x.edit, mode: x.linkMode, relinked: x.relinked, 'wall ms': x.wallMs, 'cpu ms': x.cpuMs, 'rss MB': x.peakRssMb, by: x.by ?? '' })));
-      console.log(JSON.stringify({ file: r.file, verified: r.verified, runs: r.runs }));
+      console.log(`full extract: ${r.full.wallMs} ms wall, ${r.full.cpuMs} ms CPU`);
+      console.table(r.runs.map((x) => ({
+        edit: x.edit, mode: x.linkMode, relinked: x.relinked, 'wall ms': x.wallMs, 'cpu ms': x.cpuMs,
+        'wall / full': (x.wallMs / r.full.wallMs).toFixed(3), 'cpu / full': (x.cpuMs / r.full.cpuMs).toFixed(3), 'rss MB': x.peakRssMb, by: x.by ?? '',
+      })));
+      console.log(JSON.stringify({ file: r.file, verified: r.verified, full: r.full, runs: r.runs }));
     },
     (err: unknown) => {
       console.error(err instanceof Error ? err.message : err);

@@ -73,10 +73,7 @@ interface RunResult {
 function runCli(args: string[]): RunResult {
   const cli = cliCommand();
   const started = performance.now();
-  // No background updater: this bench measures one process per command (bench/extract-update.bench.ts
-  // with EXTRACT_UPDATE_RESIDENT=1 measures updates by the updater an extract starts).
-  const env = { ...process.env, SYNAPTIC_RESIDENT: '0' };
-  const r = spawnSync(process.execPath, [...cli.argv, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20, env });
+  const r = spawnSync(process.execPath, [...cli.argv, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   const wallMs = performance.now() - started;
   if (r.status !== 0) throw new Error(`Cannot run synaptic ${args[0]}: exit ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   return { summary: JSON.parse(r.stdout) as RunResult['summary'], wallMs };

@@ -8,7 +8,7 @@ import { Core } from '../core/index.ts';
 import { decodeSnapshot, snapshotToDocument } from '../graph/snapshot.ts';
 import { EncodeMemo, encodeGraph } from '../graph/snapshot-encode.ts';
 import { MANIFEST_VERSION, stringifyManifest, type Manifest, type ManifestEntry } from '../graph/manifest.ts';
-import { assignCommunities, describeCommunities, nodeBetweenness, partitionGraph, structuralEdges, type CommunityCore } from '../graph/communities.ts';
+import { assignCommunities, nodeBetweenness, structuralEdges, type CommunityCore } from '../graph/communities.ts';
 import type { FileFacts } from './facts.ts';
 import { extractorVersion, OUTPUT_DIR_NAME } from './identity.node.ts';
 import { CONTEXT_FILE_NAMES, buildProjectContext } from './project-context.ts';
@@ -478,8 +478,7 @@ function walkWith(root: string, outDir: string, maxFileSize: number | undefined,
  * Load into `resident`, one file a step, what the next update of `outDir` may read from disk: the
  * manifest, the folder listings (planned by a walk with `extract`'s options, when given), every
  * facts cache shard, the link cache, graph.json's bytes (into `graphText`'s worker, when given) and
- * graph.cbor (decoded, with the encode memo made of its columns); then, once per process, rehearse
- * an update's whole-graph steps on it. A watcher or background updater runs the steps while idle, so
+ * graph.cbor (decoded, with the encode memo made of its columns). A keeper runs the steps while idle, so
  * its next update finds them in memory whichever way it goes (a line shift reads a few shards and the
  * graph; a relink all shards and the link cache). After an update most are kept already, and a step
  * costs a stat.
@@ -516,48 +515,12 @@ export function* warmResident(outDir: string, resident: ResidentOutputs, graphTe
   yield;
   const graphCbor = join(outDir, 'graph.cbor');
   if (!existsSync(graphCbor)) return;
-  const doc = resident.read(graphCbor, () => {
+  resident.read(graphCbor, () => {
     const { doc, makeMemo } = readGraphSnapshot(graphCbor);
     // The next update copies the rows it keeps from these columns (see previousGraph).
     resident.encodeMemo = makeMemo();
     return doc;
   });
-  if (!resident.rehearsed) {
-    resident.rehearsed = true;
-    // A few rounds: V8 optimizes a function (and tiers up WASM) only after it ran hot for a while.
-    for (let round = 0; round < REHEARSALS; round++) {
-      yield;
-      yield* rehearseUpdate(doc, resident, manifest);
-    }
-  }
-}
-
-/** Rounds of {@link rehearseUpdate} a new process runs (~0.2 s of idle CPU each on a 640k-line repository). */
-const REHEARSALS = 3;
-
-/**
- * Once per process, run the steps every update runs over the whole graph (index, partition,
- * community stats, graph.cbor's encode, the report, the manifest's text) on the kept graph and drop the results: a new
- * process's first updates otherwise run them as cold code (~0.4 s more on prisma). Reads and writes
- * nothing; the encode leaves the memo as the encode of this same graph, as the update expects.
- */
-function* rehearseUpdate(doc: GraphDocument, resident: ResidentOutputs, manifest: Manifest | null): Generator<void, void, void> {
-  let loaded: { core: CommunityCore | null } | undefined;
-  loadCore().then((l) => (loaded = l), () => (loaded = { core: null }));
-  const indexed = indexGraph(doc);
-  yield;
-  // The core compiles off this thread meanwhile (a few turns at most).
-  for (let turns = 0; !loaded && turns < 1000; turns++) yield;
-  const { membership } = partitionGraph(structuralEdges(indexed), { core: loaded?.core ?? null });
-  let count = 0;
-  for (let i = 0; i < membership.length; i++) count = Math.max(count, membership[i]! + 1);
-  const communities = describeCommunities(indexed, membership, count);
-  yield;
-  const endpoints = indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined;
-  encodeGraph(doc, endpoints, { memo: resident.encodeMemo, nodeFrom: identityRows(doc.nodes.length), linkFrom: identityRows(doc.links.length) });
-  yield;
-  renderReport({ doc, indexed, communities, betweenness: new Float64Array(indexed.nodes.length) });
-  if (manifest) stringifyManifest(manifest);
 }
 
 /** Languages of at least 1% of a manifest's parsed files (at most 4), most files first. */

@@ -14,8 +14,6 @@ export class ResidentOutputs {
   readonly #kept = new Map<string, { stamp: string; value: unknown }>();
   /** Reads answered from memory / from disk (for tests and --json summaries). */
   readonly counts = { kept: 0, loaded: 0 };
-  /** Whether the update code ran once on the kept graph already (see warmResident). */
-  rehearsed = false;
   #encodeMemo!: EncodeMemo;
 
   constructor() {

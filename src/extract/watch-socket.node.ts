@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExtractSummary } from './pipeline.node.ts';
 
 /**
- * A running `synaptic update --watch` answers one-shot `synaptic update` runs of its output folder
- * over a local socket (a named pipe on Windows). The watcher already holds the previous outputs in
- * memory, so it updates in a fraction of a fresh process's time; and a one-shot run that rewrote the
- * outputs behind its back would only make its next update re-read everything from disk.
+ * A keeper of an output folder (a running `synaptic update --watch` or `synaptic serve --watch`, both
+ * started by the user) answers one-shot `synaptic update` runs of that folder over a local socket (a
+ * named pipe on Windows). It already holds the previous outputs in memory, so it updates in a
+ * fraction of a fresh process's time; and a one-shot run that rewrote the outputs behind its back
+ * would only make its next update re-read everything from disk.
  *
  * One JSON line each way: the client sends an {@link UpdateRequest}, the watcher runs an update that
  * starts after the request arrived and answers with its summary. A watcher of another extractor
@@ -26,12 +27,12 @@ export interface UpdateRequest {
 }
 
 export type UpdateReply =
-  /** `by`: what answered (an `update --watch`, a `serve --watch`, or the background updater `synaptic update` starts). */
-  | { ok: true; summary: ExtractSummary; pid: number; by?: AnswererKind }
-  /** `declined`: the watcher cannot serve this request (other version or options): run it yourself. */
-  | { ok: false; error: string; declined: boolean; by?: AnswererKind };
+  /** `by`: which keeper answered (an `update --watch` or a `serve --watch`). */
+  | { ok: true; summary: ExtractSummary; pid: number; by?: KeeperKind }
+  /** `declined`: the keeper cannot serve this request (other version or options): run it yourself. */
+  | { ok: false; error: string; declined: boolean; by?: KeeperKind };
 
-export type AnswererKind = 'watcher' | 'server' | 'resident';
+export type KeeperKind = 'watcher' | 'server';
 
 /** Longest request line accepted (a request is a few hundred bytes). */
 const MAX_LINE = 64 * 1024;
@@ -46,12 +47,6 @@ export function watchSocketPath(outDir: string): string {
   return join(socketFolder(), `update-${hash}.sock`);
 }
 
-/** Where the background updater of `outDir` writes its log (stderr): beside its socket. */
-export function residentLogPath(outDir: string): string {
-  const hash = folderHash(outDir);
-  return join(process.platform === 'win32' ? tmpdir() : socketFolder(), `update-${hash}.log`);
-}
-
 /** A short name for an output folder (socket paths are limited to ~100 bytes). */
 function folderHash(outDir: string): string {
   return createHash('sha256').update(outDir).digest('hex').slice(0, 24);
@@ -62,16 +57,33 @@ function socketFolder(): string {
   return join(tmpdir(), `synaptic-${user}`);
 }
 
-/** The socket folder exists, is ours and is private (else nobody should listen or connect there). */
-function privateFolder(): boolean {
+/**
+ * The socket folder exists, is a real directory (not a symlink), is ours and is private (mode 0700);
+ * else nobody should listen or connect there: another user could have planted it. Checked before
+ * anything in it is used; nothing is ever created in it but the socket, which bind() creates and
+ * which cannot follow a planted link.
+ */
+export function privateFolder(dir = socketFolder()): boolean {
   if (process.platform === 'win32') return true;
-  const dir = socketFolder();
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
     const st = lstatSync(dir);
     return st.isDirectory() && (typeof process.getuid !== 'function' || st.uid === process.getuid()) && (st.mode & 0o077) === 0;
   } catch {
     return false;
+  }
+}
+
+/** Remove a stale socket file left by a dead keeper: only a socket, never what a link points to. */
+function removeStaleSocket(path: string): void {
+  try {
+    if (lstatSync(path).isSocket()) unlinkSync(path);
+  } catch {
+    // gone already
   }
 }
 
@@ -127,7 +139,7 @@ export async function askWatcher(request: UpdateRequest, timeoutMs = 10 * 60_000
   const r = reply as Partial<UpdateReply>;
   if (r.ok === true && 'summary' in r && 'pid' in r && typeof r.pid === 'number' && r.summary && typeof r.summary === 'object') return r as UpdateReply;
   if (r.ok === false && 'error' in r && typeof r.error === 'string') {
-    const by = 'by' in r && (r.by === 'watcher' || r.by === 'server' || r.by === 'resident') ? { by: r.by } : {};
+    const by = 'by' in r && (r.by === 'watcher' || r.by === 'server') ? { by: r.by } : {};
     return { ok: false, error: r.error, declined: 'declined' in r && r.declined === true, ...by };
   }
   return null;
@@ -141,10 +153,9 @@ export async function pingWatcher(outDir: string, timeoutMs = 2000): Promise<num
 }
 
 const PING = Symbol('ping');
-const RETIRE = Symbol('retire');
 
 /** Parse a request line; a message naming what is wrong when it is not one. */
-function parseRequest(line: string): UpdateRequest | typeof PING | typeof RETIRE | string {
+function parseRequest(line: string): UpdateRequest | typeof PING | string {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -153,38 +164,25 @@ function parseRequest(line: string): UpdateRequest | typeof PING | typeof RETIRE
   }
   const r = value as { op?: unknown } & Partial<Omit<UpdateRequest, 'op'>> | null;
   if (r && typeof r === 'object' && r.op === 'ping') return PING;
-  if (r && typeof r === 'object' && r.op === 'retire') return RETIRE;
   if (!r || typeof r !== 'object' || r.op !== 'update') return "the request's op is not 'update'";
   if (typeof r.version !== 'string' || typeof r.root !== 'string' || typeof r.outDir !== 'string') return 'the request needs version, root and outDir strings';
   if (r.maxFileSize !== null && typeof r.maxFileSize !== 'number') return "the request's maxFileSize is not a number or null";
   return r as UpdateRequest;
 }
 
-export interface SocketRoles {
-  /**
-   * This process is a background updater: it gives the socket up when asked (`retire` request, from
-   * a watcher or server starting on the same folder); `onRetire` then stops it.
-   */
-  onRetire?: () => void;
-  /** Ask a background updater holding the socket to retire, and take its place. */
-  takeOver?: boolean;
-}
-
 /**
  * Serve update requests for `outDir` until closed. `handle` runs the update (or declines). A stale
- * socket left by a dead watcher is replaced; a live one is left alone (`serving` false), unless it
- * is a background updater and `roles.takeOver` asks it to retire.
+ * socket left by a dead keeper is replaced; a live one is left alone (`serving` false): the first
+ * keeper of a folder answers for it.
  */
-export async function serveWatchSocket(outDir: string, handle: (request: UpdateRequest) => Promise<UpdateReply>, roles: SocketRoles = {}): Promise<WatchSocket> {
+export async function serveWatchSocket(outDir: string, handle: (request: UpdateRequest) => Promise<UpdateReply>): Promise<WatchSocket> {
   const idle: WatchSocket = { serving: false, close: async () => {} };
   if (!privateFolder()) return idle;
   const path = watchSocketPath(outDir);
   if (process.platform !== 'win32') {
     // A socket file answers only while its watcher lives: a ping tells a live one from a stale one.
-    if ((await exchange(path, { op: 'ping' }, 2000)) !== null) {
-      if (!roles.takeOver || !(await retireHolder(path))) return idle;
-    }
-    rmSync(path, { force: true });
+    if ((await exchange(path, { op: 'ping' }, 2000)) !== null) return idle;
+    removeStaleSocket(path);
   }
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
@@ -204,16 +202,6 @@ export async function serveWatchSocket(outDir: string, handle: (request: UpdateR
       const request = parseRequest(buffer.slice(0, end));
       if (request === PING) {
         socket.end(JSON.stringify({ ok: true, pong: process.pid }) + '\n');
-        return;
-      }
-      if (request === RETIRE) {
-        const onRetire = roles.onRetire;
-        socket.end(JSON.stringify(onRetire ? { ok: true, retiring: process.pid } : { ok: false, error: 'Cannot retire: this process is not a background updater', declined: true }) + '\n');
-        if (onRetire) {
-          // No new requests from here on: the socket file goes with the server (a successor binds it).
-          server.close();
-          onRetire();
-        }
         return;
       }
       const reply: Promise<UpdateReply> = typeof request === 'string'
@@ -243,30 +231,14 @@ export async function serveWatchSocket(outDir: string, handle: (request: UpdateR
   };
 }
 
-/** Ask the background updater at `path` to retire; true once its socket is gone (false: not one, or it stays). */
-async function retireHolder(path: string): Promise<boolean> {
-  const reply = await exchange(path, { op: 'retire' }, 2000) as { ok?: unknown } | null;
-  if (reply?.ok !== true) return false;
-  for (let i = 0; i < 100; i++) {
-    if ((await exchange(path, { op: 'ping' }, 500)) === null) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-}
-
 /**
  * Answer the update requests of the outputs `own` describes (same extractor version, repository,
  * output folder and options) by running `update`; any other request is declined, so its client
- * updates in its own process. For `update --watch` and `serve --watch` (by default they take the
- * socket over from a background updater) and the background updater itself (`by: 'resident'`, whose
- * `roles.onRetire` also runs on a request from another extractor version: a newer CLI starts its own).
+ * updates in its own process.
  */
-export function answerUpdates(
-  own: UpdateRequest, by: AnswererKind, update: () => Promise<ExtractSummary>, roles: SocketRoles = { takeOver: true },
-): Promise<WatchSocket> {
+export function answerUpdates(own: UpdateRequest, by: KeeperKind, update: () => Promise<ExtractSummary>): Promise<WatchSocket> {
   return serveWatchSocket(own.outDir, async (request): Promise<UpdateReply> => {
     if (request.version !== own.version) {
-      if (roles.onRetire) setImmediate(roles.onRetire);
       return { ok: false, error: `this process runs ${own.version}, the request comes from ${request.version}`, declined: true };
     }
     if (request.root !== own.root || request.outDir !== own.outDir || request.maxFileSize !== own.maxFileSize) {
@@ -277,5 +249,5 @@ export function answerUpdates(
     } catch (err) {
       return { ok: false, error: err instanceof Error ? err.message : String(err), declined: false, by };
     }
-  }, roles);
+  });
 }

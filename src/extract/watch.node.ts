@@ -19,11 +19,6 @@ export interface WatchOptions {
   pollMs?: number;
   /** Use polling even where a watcher could start (tests, network file systems). */
   poll?: boolean;
-  /**
-   * Neither watch nor poll: update only when asked (updateNow), for the background updater that
-   * `synaptic update` starts. It costs nothing between requests, and each request walks the tree.
-   */
-  requestsOnly?: boolean;
   /** After each update that rewrote the outputs (runs that found nothing to do are not reported). */
   onUpdate: (summary: ExtractSummary, trigger: string | null) => void;
   onError: (err: unknown) => void;
@@ -125,10 +120,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
     }, options.pollMs ?? 1000);
     options.onMode?.('poll', reason);
   };
-  if (options.requestsOnly) {
-    // updateNow() runs the first update; until then, read the outputs in.
-    warmSoon();
-  } else if (options.poll) startPolling('polling requested');
+  if (options.poll) startPolling('polling requested');
   else {
     try {
       watcher = watch(root, { recursive: true }, (_event, file) => {
@@ -143,7 +135,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
     }
   }
   // The first run: catch up with edits made while nothing watched.
-  if (!options.requestsOnly) void update();
+  void update();
 
   return {
     updateNow: () => {

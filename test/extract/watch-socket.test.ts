@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createConnection, createServer, type Socket } from 'node:net';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { askWatcher, serveWatchSocket, watchSocketPath, type UpdateRequest } from '../../src/extract/watch-socket.node.ts';
+import { askWatcher, privateFolder, serveWatchSocket, watchSocketPath, type UpdateRequest } from '../../src/extract/watch-socket.node.ts';
 import type { ExtractSummary } from '../../src/extract/pipeline.node.ts';
 
 const unix = process.platform !== 'win32';
@@ -82,5 +82,25 @@ test('a stale socket left by a dead watcher is replaced; a hung watcher times ou
     }
   } finally {
     rmSync(outDir, { recursive: true, force: true });
+  }
+});
+
+test('the socket folder is used only when it is a private directory of ours, never through a planted link', { skip: !unix && 'Unix modes' }, () => {
+  const base = mkdtempSync(join(tmpdir(), 'synaptic-folder-'));
+  try {
+    const fresh = join(base, 'fresh');
+    assert.equal(privateFolder(fresh), true, 'created 0700');
+    assert.equal(privateFolder(fresh), true, 'and found so again');
+    const open = join(base, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o755);
+    assert.equal(privateFolder(open), false, 'a folder others can read is refused');
+    const target = join(base, 'target');
+    mkdirSync(target, { mode: 0o700 });
+    const planted = join(base, 'planted');
+    symlinkSync(target, planted);
+    assert.equal(privateFolder(planted), false, 'a symlink in the folder\'s place is refused, though it points at a private folder');
+  } finally {
+    rmSync(base, { recursive: true, force: true });
   }
 });
