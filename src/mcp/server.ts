@@ -116,6 +116,7 @@ export class McpCore {
   private toolCache: { list: ToolDefinition[]; byName: Map<string, ToolDefinition> } | undefined;
 
   constructor(private readonly options: McpCoreOptions) {
+    this.toolIndex(); // a duplicate tool name stops the server here, at start
     for (const p of options.providers) {
       p.onToolsChanged?.(() => {
         this.toolCache = undefined;
@@ -316,18 +317,30 @@ export class McpCore {
     throw new McpError(METHOD_NOT_FOUND, `Method not found: ${method}`);
   }
 
-  /** Every tool of every provider, first definition of a name wins. */
+  /** Every tool of every provider, in provider order. */
   tools(): ToolDefinition[] {
     return this.toolIndex().list;
   }
 
-  /** Providers are asked once, then again only after one reports a change (calls stay cheap). */
+  /**
+   * Providers are asked once, then again only after one reports a change (calls stay cheap). Two
+   * tools with one name are an error: which one a call reaches must not depend on provider order.
+   */
   private toolIndex(): { list: ToolDefinition[]; byName: Map<string, ToolDefinition> } {
     if (this.toolCache) return this.toolCache;
     const byName = new Map<string, ToolDefinition>();
-    for (const p of this.options.providers) {
-      for (const t of p.tools()) if (!byName.has(t.name)) byName.set(t.name, t);
-    }
+    const providerOf = new Map<string, number>();
+    this.options.providers.forEach((p, i) => {
+      for (const t of p.tools()) {
+        const first = providerOf.get(t.name);
+        if (first !== undefined) {
+          const where = first === i ? `twice by tool provider ${i + 1}` : `by tool providers ${first + 1} and ${i + 1}`;
+          throw new Error(`Cannot register tools: the name '${t.name}' is defined ${where} of ${this.options.providers.length}; tool names must be unique`);
+        }
+        providerOf.set(t.name, i);
+        byName.set(t.name, t);
+      }
+    });
     this.toolCache = { list: [...byName.values()], byName };
     return this.toolCache;
   }

@@ -90,3 +90,26 @@ test('serveStdio() handles CRLF, split chunks, parse errors and a trailing line 
   assert.equal(msgs.find((m) => m.id === null)?.error?.code, -32700);
   assert.equal(msgs.find((m) => m.id === 2)?.result?.content?.[0]?.text, 'hi');
 });
+
+test('a tool name defined twice is an error when the server starts (across providers or in one)', () => {
+  const make = () => new McpCore({ name: 'synaptic', version: '0.0.0', instructions: 'x', providers: [flippingProvider(), flippingProvider()] });
+  assert.throws(make, /Cannot register tools: the name 'echo' is defined by tool providers 1 and 2 of 2; tool names must be unique/);
+  const one = flippingProvider();
+  const twice: ToolProvider = { tools: () => [...one.tools(), ...one.tools()] };
+  assert.throws(() => new McpCore({ name: 'synaptic', version: '0.0.0', instructions: 'x', providers: [twice] }), /'echo' is defined twice by tool provider 1 of 1/);
+});
+
+test('a provider whose tools change into a duplicate name gets an error answer, not the other tool', async () => {
+  const a = flippingProvider();
+  const b = flippingProvider();
+  a.flip();
+  // Offers nothing until b flips, then b's 'boom' (a's 'boom' is already there).
+  const onlyBoom: ToolProvider = { tools: () => b.tools().slice(1), onToolsChanged: (l) => b.onToolsChanged!(l) };
+  const core = new McpCore({ name: 'synaptic', version: '0.0.0', instructions: 'x', providers: [a, onlyBoom] });
+  const names = async () => ((await core.handle({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as unknown as { result?: { tools: Array<{ name: string }> }; error?: { message: string } });
+  assert.deepEqual((await names()).result!.tools.map((t) => t.name), ['echo', 'boom']);
+  b.flip();
+  const r = await names();
+  assert.equal(r.result, undefined);
+  assert.match(r.error!.message, /'boom' is defined by tool providers 1 and 2/);
+});
