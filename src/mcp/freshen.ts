@@ -1,16 +1,18 @@
 import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
-import type { ResidentOutputs } from '../extract/resident.node.ts';
+import type { KeptOutputs } from '../extract/out/kept.node.ts';
 import type { ExtractSummary } from '../extract/pipeline.node.ts';
-import { basename, dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { MANIFEST_VERSION, parseManifest, type Manifest } from '../graph/manifest.ts';
+import { dirname, join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { parseManifest, type Manifest } from '../graph/manifest.ts';
+import { startWorker } from '../graph/start-worker.node.ts';
+import { WALKER_ROLE, type WalkAnswer, type WalkRequest } from './freshen-walker.node.ts';
 
 export interface FreshenOptions {
   /** Repository root the graph was extracted from. */
   root: string;
   /** Path of the served graph.json (its folder holds .manifest.json). */
   graphPath: string;
-  /** Minimum ms between two staleness checks. */
+  /** Minimum ms between two staleness walks while calls come (default 2000). */
   debounceMs?: number;
   log?: (line: string) => void;
   /** Called after an incremental update rewrote the graph (to reload it now). */
@@ -21,12 +23,6 @@ export interface FreshenOptions {
    * back to the debounced check when the watcher cannot start.
    */
   watch?: boolean;
-  /**
-   * Debounced mode only: the walk does not hold the call that triggered it (it runs beside the
-   * calls); when it finds a change, later calls wait for the update as usual. For a busy HTTP server,
-   * where one client's call should not pay for a whole-tree walk.
-   */
-  background?: boolean;
 }
 
 /** Files the extractor reads (an added one is worth an update). */
@@ -35,59 +31,8 @@ const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|java|cs|c|h|cc|cp
 /** Files stat'ed between two yields to the event loop during a main-thread staleness walk (~1-2 ms). */
 const STAT_CHUNK = 200;
 
-/**
- * The staleness walk off the main thread: a big repository's walk is 10k+ stats (~100 ms of CPU every
- * debounce window), which would otherwise stall or slow every other request of a busy server. The
- * worker reads and parses .manifest.json itself (again only when its mtime or size changed), so the
- * server's first check costs its main thread nothing while the graph loads, and answers each walk
- * with the first path that differs (or null; also for a missing or foreign manifest, as the main
- * thread's parseManifest would). On Linux the thread runs at the lowest priority (nice 19, that
- * thread only). Self-contained CommonJS, so it runs the same from source (tsx) and from the bundle.
- */
-const WALK_WORKER = `
-const { parentPort } = require('node:worker_threads');
-// On Linux a nice value is per thread: the walk then takes only CPU the serving threads leave idle
-// (on a busy two-core server, a walk at normal priority slowed every call in flight for its ~100 ms).
-// Better still, SCHED_IDLE (util-linux chrt, on this thread's id): the kernel then counts a core that
-// runs only the walk as idle when it places a woken thread, so a client woken by a reply lands there
-// instead of preempting the serving thread (nice 19 alone still cost that thread 15-20% of its time
-// while a walk ran). Without chrt the thread stays at nice 19.
-if (process.platform === 'linux') {
-  try { require('node:os').setPriority(19); } catch {}
-  try {
-    const tid = require('node:fs').readlinkSync('/proc/thread-self').split('/').pop();
-    require('node:child_process').execFileSync('chrt', ['--idle', '--pid', '0', tid], { stdio: 'ignore', timeout: 2000 });
-  } catch {}
-}
-const { readFileSync, statSync } = require('node:fs');
-const { join } = require('node:path');
-let cached = null;
-function entriesOf(path, version) {
-  let st;
-  try { st = statSync(path); } catch { return []; }
-  const stamp = st.mtimeMs + ':' + st.size;
-  if (!cached || cached.path !== path || cached.stamp !== stamp) {
-    let entries = [];
-    try {
-      const m = JSON.parse(readFileSync(path, 'utf8'));
-      if (m && m.manifest_version === version && m.files && typeof m.files === 'object') {
-        entries = Object.entries(m.files).map(([rel, e]) => [rel, e.size, e.mtime_ms]);
-      }
-    } catch {}
-    cached = { path, stamp, entries };
-  }
-  return cached.entries;
-}
-parentPort.on('message', (msg) => {
-  let changed = null;
-  for (const [rel, size, mtime] of entriesOf(msg.manifest, msg.version)) {
-    let st;
-    try { st = statSync(join(msg.root, rel)); } catch { changed = rel; break; }
-    if (st.size !== size || Math.abs(st.mtimeMs - mtime) > 1) { changed = rel; break; }
-  }
-  parentPort.postMessage({ id: msg.id, changed });
-});
-`;
+/** The longest gap between two walks of an idle server (the gap grows with the time since the last call). */
+const IDLE_WALK_MS = 60_000;
 
 /** The walk worker as the Freshener uses it; `undefined` answers mean "walk on the main thread". */
 class WalkWorker {
@@ -97,9 +42,9 @@ class WalkWorker {
   broken = false;
 
   constructor(log?: (line: string) => void) {
-    this.worker = new Worker(WALK_WORKER, { eval: true, execArgv: [] });
+    this.worker = startWorker(import.meta.url, './freshen-walker.node', { workerData: WALKER_ROLE, execArgv: [] });
     this.worker.unref(); // idle between walks: never keeps the process alive
-    this.worker.on('message', (msg: { id: number; changed: string | null }) => {
+    this.worker.on('message', (msg: WalkAnswer) => {
       this.pending.get(msg.id)?.(msg.changed);
       this.pending.delete(msg.id);
       if (!this.pending.size) this.worker.unref();
@@ -122,7 +67,7 @@ class WalkWorker {
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       this.worker.ref(); // an answer is awaited: keep the process up until it comes
-      this.worker.postMessage({ id, root, manifest, version: MANIFEST_VERSION });
+      this.worker.postMessage({ id, root, manifest } satisfies WalkRequest);
     });
   }
 
@@ -136,22 +81,34 @@ class WalkWorker {
 const IGNORED_EVENT = /(^|[\\/])(synaptic-out|\.git|node_modules)([\\/]|$)/;
 
 /**
- * The per-query staleness gate: at most once per debounce window, compare the manifest's size and
- * mtime of every extracted file with the file system; when one changed or vanished, run the
- * incremental update (`synaptic update`) so the next answer follows the user's edits. Checks never
- * throw; an update failure is logged and the current graph keeps serving.
+ * Keeps the served graph current with the user's edits: compare the manifest's size and mtime of
+ * every extracted file with the file system and, when one changed or vanished, run the incremental
+ * update (`synaptic update`); calls wait for an update in progress, so their answers include the edit.
+ *
+ * The walk (thousands of stats on a big repository, ~30 ms of CPU) never holds a call: it runs in the
+ * walker thread on a timer, every debounce window while calls come; an idle server walks less often
+ * (the gap grows with the time since the last call, up to IDLE_WALK_MS), and the first call after a
+ * quiet spell starts a walk at once beside its own answer. Only the walk begun with the server (edits
+ * made while no server ran) is waited for, by the first calls; it overlaps the graph load.
+ * Checks never throw; an update failure is logged and the current graph keeps serving.
  */
 export class Freshener {
+  /** When the last walk began. */
   private last = 0;
+  /** When the last call checked. */
+  private lastCall = Date.now();
   private running: Promise<void> | undefined;
-  /** A background walk (or the update it started) is in progress. */
+  /** A walk (or the update it started) is in progress. */
   private walking = false;
+  /** The next timed walk (debounced mode). */
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
   /** The check begun with the server (edits made while no server ran): calls wait for it once. */
   private startup: Promise<void> | undefined;
   private manifest: { stamp: string; value: Manifest | null } | undefined;
   private watcher: FSWatcher | undefined;
   /** `serve --watch`: the previous outputs kept decoded between catch-ups (as `update --watch` does). */
-  private resident: ResidentOutputs | undefined;
+  private kept: KeptOutputs | undefined;
   /** Set by watcher events; starts true so the first query checks once. */
   private dirty = true;
   /** Repo-relative paths the watcher reported since the last catch-up (to notice added files). */
@@ -183,6 +140,8 @@ export class Freshener {
   }
 
   close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
     this.watcher?.close();
     this.watcher = undefined;
     this.walker?.close();
@@ -191,7 +150,8 @@ export class Freshener {
 
   /**
    * Begin the first check now, so its walk (in the walk worker) overlaps the graph load instead of
-   * delaying the first answer; the first calls wait for it and any update it starts.
+   * delaying the first answer; the first calls wait for it and any update it starts. Timed walks
+   * follow it (debounced mode).
    */
   start(): void {
     if (this.watcher) this.dirty = false;
@@ -199,10 +159,11 @@ export class Freshener {
       .catch(() => undefined)
       .finally(() => {
         this.startup = undefined;
+        if (!this.watcher) this.walkIn(this.nextGap());
       });
   }
 
-  /** Check (debounced, or only after a watcher event) and update if stale; resolves when the graph is current. */
+  /** Called before each answer: resolves at once, or when the update in progress (or the startup check) is done. */
   async check(): Promise<void> {
     if (this.startup) return this.startup;
     if (this.running) return this.running;
@@ -211,21 +172,38 @@ export class Freshener {
       this.dirty = false;
       return this.catchUp();
     }
-    const now = Date.now();
-    if (now - this.last < (this.options.debounceMs ?? 2000)) return;
-    if (this.options.background) {
-      // One walk at a time: a low-priority walker that a busy machine starves must not find a queue
-      // of further walks behind it once it gets the CPU.
-      if (this.walking) return;
-      this.walking = true;
-      void this.catchUp()
-        .catch(() => undefined)
-        .finally(() => {
-          this.walking = false;
-        });
-      return;
-    }
-    return this.catchUp();
+    this.lastCall = Date.now();
+    // After a quiet spell (the timer is at the idle pace), walk now, beside this call's answer.
+    if (!this.walking && this.lastCall - this.last >= this.debounceMs()) this.walkIn(0);
+  }
+
+  private debounceMs(): number {
+    return this.options.debounceMs ?? 2000;
+  }
+
+  /** The gap before the next timed walk: the debounce window while calls come, longer when idle. */
+  private nextGap(): number {
+    return Math.min(IDLE_WALK_MS, Math.max(this.debounceMs(), Date.now() - this.lastCall));
+  }
+
+  private walkIn(ms: number): void {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.timedWalk(), ms);
+    this.timer.unref(); // a pending walk never keeps the process alive
+  }
+
+  /** One walk (and any update it starts), then the next one scheduled; one at a time. */
+  private timedWalk(): void {
+    this.timer = undefined;
+    if (this.walking || this.closed) return;
+    this.walking = true;
+    void this.catchUp()
+      .catch(() => undefined)
+      .finally(() => {
+        this.walking = false;
+        this.walkIn(this.nextGap());
+      });
   }
 
   private async catchUp(): Promise<void> {
@@ -255,11 +233,11 @@ export class Freshener {
       const started = Date.now();
       try {
         // Loaded on first use: the extraction pipeline (tree-sitter, workers) is not on the startup path.
-        const [{ runExtract }, { ResidentOutputs }] = await Promise.all([import('../extract/pipeline.node.ts'), import('../extract/resident.node.ts')]);
+        const [{ runExtract }, { KeptOutputs }] = await Promise.all([import('../extract/pipeline.node.ts'), import('../extract/out/kept.node.ts')]);
         // Watching means updates will keep coming: keep the outputs decoded between them (more memory,
         // much faster catch-ups on a large repository).
-        if (this.options.watch) this.resident ??= new ResidentOutputs();
-        const summary = await runExtract({ root: this.options.root, outDir: dirname(this.options.graphPath), incremental: true, workers: 0, resident: this.resident });
+        if (this.options.watch) this.kept ??= new KeptOutputs();
+        const summary = await runExtract({ root: this.options.root, outDir: dirname(this.options.graphPath), incremental: true, workers: 0, kept: this.kept });
         this.options.log?.(`[synaptic] ${reason}; graph updated in ${Date.now() - started} ms`);
         await this.options.onUpdated?.();
         return summary;
@@ -347,9 +325,4 @@ export class Freshener {
     }
     return this.manifest.value;
   }
-}
-
-/** Whether a graph path sits in a standard `synaptic-out/` folder (so its repo root is known). */
-export function isStandardOutput(graphPath: string): boolean {
-  return basename(dirname(graphPath)) === 'synaptic-out';
 }

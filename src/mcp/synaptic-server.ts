@@ -45,12 +45,6 @@ export interface SynapticServerOptions {
   /** With freshenRoot: an event-driven source watcher instead of per-query walks (`serve --watch`). */
   watchSources?: boolean;
   /**
-   * With freshenRoot: the debounced staleness walk runs beside the calls instead of holding the call
-   * that triggered it (HTTP: one client's call must not pay for a whole-tree walk); a change it finds
-   * still holds every later call until the graph is updated.
-   */
-  backgroundFreshen?: boolean;
-  /**
    * Minimum ms between two on-call stamp checks of the graph file (default 250). Tool workers pass
    * Infinity: the main thread checks and tells them to reload.
    */
@@ -109,7 +103,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
   // update it makes before `live` exists is picked up by the first acquire()'s stamp check.
   let live: LiveGraph | undefined;
   const freshener = options.freshenRoot && !options.pinned
-    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: async () => live?.reloadIfChanged(), watch: options.watchSources, background: options.backgroundFreshen })
+    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: async () => live?.reloadIfChanged(), watch: options.watchSources })
     : undefined;
   freshener?.start();
   live = options.pinned ? LiveGraph.pinned(liveOptions, options.pinned.doc, options.pinned.stamp) : await LiveGraph.open(liveOptions);

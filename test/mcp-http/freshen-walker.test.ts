@@ -57,7 +57,7 @@ test('the staleness walk runs on a lowest-priority thread (Linux), and still fin
   }
 });
 
-test('background checks never queue a second walk behind one in progress', async () => {
+test('a call never waits for a staleness walk; timed walks repeat, one at a time, while calls come', async () => {
   const dir = mkdtempSync(join(root, 'overlap-'));
   mkdirSync(join(dir, 'synaptic-out'), { recursive: true });
   const files: Record<string, unknown> = {};
@@ -66,38 +66,49 @@ test('background checks never queue a second walk behind one in progress', async
     const st = statSync(join(dir, `f${i}.ts`));
     files[`f${i}.ts`] = { hash: 'x', size: st.size, mtime_ms: st.mtimeMs, status: 'ok' };
   }
-  writeFileSync(join(dir, 'synaptic-out/.manifest.json'), JSON.stringify({ manifest_version: MANIFEST_VERSION, extractor_version: 'test', files }));
-  const freshener = new Freshener({ root: dir, graphPath: join(dir, 'synaptic-out/graph.json'), background: true, debounceMs: 0 });
+  writeFileSync(join(dir, 'synaptic-out/.manifest.json'), JSON.stringify({ manifest_version: MANIFEST_VERSION, extractor_version: 'test', scanned_at_ms: Date.now(), files }));
+  let updates = 0;
+  const freshener = new Freshener({ root: dir, graphPath: join(dir, 'synaptic-out/graph.json'), debounceMs: 30, onUpdated: async () => void updates++ });
+  const alive = setInterval(() => {}, 1000); // the walk timer is unref'd (a server's stdin keeps it alive)
   try {
     freshener.start();
-    await freshener.check(); // the startup walk
-    // Count the walks the worker is asked for, and how many are in flight at once.
+    await freshener.check(); // the startup walk: the one walk calls wait for
     const walker = (freshener as unknown as { walker: { walk: (root: string, manifest: string) => Promise<string | null | undefined> } }).walker;
     assert.ok(walker, 'the walk worker started');
     const walk = walker.walk.bind(walker);
+    // Each walk waits at a gate the test opens, so "in flight" is certain, not a matter of timing.
     let walks = 0;
     let inFlight = 0;
     let most = 0;
-    let done: () => void = () => {};
-    const idle = new Promise<void>((resolve) => (done = resolve));
+    let entered: () => void = () => {};
+    let open: () => void = () => {};
+    const nextEntry = () => new Promise<void>((resolve) => (entered = resolve));
+    let entry = nextEntry();
     walker.walk = async (r, m) => {
       walks++;
       most = Math.max(most, ++inFlight);
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      entered();
+      await gate;
       try {
         return await walk(r, m);
       } finally {
-        if (--inFlight === 0) done();
+        inFlight--;
       }
     };
-    // A burst of calls with a zero debounce: each would start a walk if nothing held them back.
-    for (let i = 0; i < 50; i++) await freshener.check();
-    await idle;
+    await entry; // the timed walk after the startup walk began (no call needed)
+    entry = nextEntry();
+    for (let i = 0; i < 20; i++) await freshener.check(); // each resolves with the walk still held at its gate
+    assert.equal(inFlight, 1, 'the walk is still in flight: no call waited for it');
+    assert.equal(walks, 1, 'calls during a walk start no second walk');
+    open();
+    await entry; // the next timed walk follows the first
+    assert.equal(walks, 2);
     assert.equal(most, 1, 'one walk in flight at a time');
-    assert.ok(walks >= 1 && walks < 50, `the burst started ${walks} walks (one per finished walk at most), not one per call`);
-    await new Promise((r) => setTimeout(r, 20));
-    await freshener.check();
-    assert.ok(walks >= 2, 'a check after the walk finished starts the next one');
+    open();
+    assert.equal(updates, 0, 'nothing changed: no update');
   } finally {
+    clearInterval(alive);
     freshener.close();
   }
 });

@@ -37,7 +37,8 @@ Options:
                         holding its own copy of the graph; 0 answers on the main thread (default: 0 on 1-2
                         cores, else cores - 1 up to 2; 0 with --immutable-graph)
   --allow-exec          reserved for the command-running tool; nothing that runs commands exists yet
-  --no-freshen          do not re-extract changed source files before answering (serve the graph as is)
+  --no-freshen          serve the graph as is (by default a background walk finds edited source files,
+                        re-extracts them and calls wait for that update)
 
 Environment:
   SYNAPTIC_QUERY_LOG=<file>      append one JSON line per query_graph call (SYNAPTIC_QUERY_LOG_DISABLE=1 turns it off)
@@ -214,8 +215,6 @@ export const serveCommand: Command = {
       // Keep the graph current with the user's edits when it is the standard output of a repository.
       freshenRoot: args.freshen && !pinned && basename(dirname(graphPath)) === 'synaptic-out' ? dirname(dirname(graphPath)) : undefined,
       watchSources: args.watchSources,
-      // Over HTTP, the debounced source walk does not hold the (one) call that starts it.
-      backgroundFreshen: args.http !== undefined,
       warmReferences: args.http !== undefined,
       pinned,
     });
