@@ -61,7 +61,27 @@ after(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
+let nextId = 100;
+
+/** Call a tool and wait for its answer. */
+async function call(name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const id = nextId++;
+  send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: META } });
+  return waitFor((m) => m.id === id);
+}
+
+/** Nodes of the served graph once a reload made it `want` (the swap notifies listeners before later answers). */
+async function servedNodes(want: number): Promise<number> {
+  let nodes = -1;
+  for (let tries = 0; tries < 200 && nodes !== want; tries++) nodes = (await call('graph_stats')).result.structuredContent.nodes;
+  return nodes;
+}
+
+const updatesFor = (listenId: string) =>
+  messages.filter((m) => m.method === 'notifications/resources/updated' && m.params._meta['io.modelcontextprotocol/subscriptionId'] === listenId).length;
+
 test('subscriptions/listen over stdio: ack, update on hot reload, stop on cancel', async () => {
+  const startNodes = (await call('graph_stats')).result.structuredContent.nodes;
   send({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['synaptic://stats', 'synaptic://node/*'] }, _meta: META } });
   const ack = await waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
   assert.equal(ack.params._meta['io.modelcontextprotocol/subscriptionId'], 'listen-1');
@@ -73,14 +93,19 @@ test('subscriptions/listen over stdio: ack, update on hot reload, stop on cancel
   const update = await waitFor((m) => m.method === 'notifications/resources/updated');
   assert.equal(update.params.uri, 'synaptic://stats');
   assert.equal(update.params._meta['io.modelcontextprotocol/subscriptionId'], 'listen-1');
+  assert.equal(await servedNodes(startNodes + 1), startNodes + 1);
+  // Cancel listen-1, then open listen-2: lines are handled in order, so listen-2's acknowledgement
+  // means the cancel was. The next reload notifies listen-2 and, were it still listening, listen-1
+  // in the same turn: once the new graph answers, every update of that reload has been written.
   send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1', _meta: META } });
-  await new Promise((r) => setTimeout(r, 300));
-  const count = messages.filter((m) => m.method === 'notifications/resources/updated').length;
+  send({ jsonrpc: '2.0', id: 'listen-2', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['synaptic://stats'] }, _meta: META } });
+  await waitFor((m) => m.method === 'notifications/subscriptions/acknowledged' && m.params._meta['io.modelcontextprotocol/subscriptionId'] === 'listen-2');
+  const before = updatesFor('listen-1');
   touchGraph('two');
-  send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'graph_stats', arguments: {}, _meta: META } });
-  await waitFor((m) => m.id === 3);
-  await new Promise((r) => setTimeout(r, 800));
-  assert.equal(messages.filter((m) => m.method === 'notifications/resources/updated').length, count);
+  assert.equal(await servedNodes(startNodes + 2), startNodes + 2);
+  assert.ok(updatesFor('listen-2') >= 1, 'the live listener heard the reload');
+  assert.equal(updatesFor('listen-1'), before, 'the cancelled listener heard nothing');
+  send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-2', _meta: META } });
 });
 
 test('subscriptions/listen with malformed params is -32602; with a bad version -32022', async () => {

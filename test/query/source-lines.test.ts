@@ -1,9 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { jailPath, lineReader, readLines, SourceAccessError } from '../../src/query/source.node.ts';
+
+/**
+ * Rewrite a file in place with text of the same size, as an editor saving a moment later would: the
+ * mtime is set a second past the old one (no sleep, and no dependence on the file system's clock
+ * granularity; the cache revalidates by mtime, size and inode).
+ */
+function rewriteLater(file: string, text: string): void {
+  const old = statSync(file).mtimeMs;
+  writeFileSync(file, text);
+  utimesSync(file, new Date(), new Date(old + 1000));
+}
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'synaptic-lines-')));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -84,12 +95,11 @@ test('jailPath() refuses missing files, escapes and symlinks that leave the root
   }
 });
 
-test('readLines() serves an edited file at once: rewritten in place (same or other size) or replaced by rename', async () => {
+test('readLines() serves an edited file at once: rewritten in place (same or other size) or replaced by rename', () => {
   const file = join(root, 'edited.ts');
   writeFileSync(file, 'one\ntwo\n');
   assert.deepEqual(readLines(root, 'edited.ts', 1, 9).lines, ['one', 'two']);
-  await new Promise((r) => setTimeout(r, 5));
-  writeFileSync(file, 'uno\ndos\n'); // same size, new mtime
+  rewriteLater(file, 'uno\ndos\n'); // same size, new mtime
   assert.deepEqual(readLines(root, 'edited.ts', 1, 9).lines, ['uno', 'dos']);
   writeFileSync(file, 'a much longer first line\nb\nc\n');
   assert.deepEqual(readLines(root, 'edited.ts', 2, 3).lines, ['b', 'c']);
@@ -112,7 +122,7 @@ test('lineReader() gives each line of text.split("\\n"), trimmed, and undefined 
   assert.equal(lineReader(root)('missing.txt', 1), undefined);
 });
 
-test('readLines() answers right across the cache admission: one-off reads, re-reads, edits after caching', async () => {
+test('readLines() answers right across the cache admission: one-off reads, re-reads, edits after caching', () => {
   // More distinct files than the admission remembers, each read once, then some read again (and
   // cached), edited in place with the same size, and read a third time.
   mkdirSync(join(root, 'many'), { recursive: true });
@@ -120,8 +130,7 @@ test('readLines() answers right across the cache admission: one-off reads, re-re
   for (let i = 0; i < count; i++) writeFileSync(join(root, 'many', `m${i}.ts`), `first ${i}\nsecond ${i}\n`);
   for (let i = 0; i < count; i++) assert.deepEqual(readLines(root, `many/m${i}.ts`, 2, 2).lines, [`second ${i}`]);
   for (let i = count - 10; i < count; i++) assert.deepEqual(readLines(root, `many/m${i}.ts`, 1, 1).lines, [`first ${i}`]);
-  await new Promise((r) => setTimeout(r, 5));
-  for (let i = count - 10; i < count; i++) writeFileSync(join(root, 'many', `m${i}.ts`), `FIRST ${i}\nSECOND ${i}\n`);
+  for (let i = count - 10; i < count; i++) rewriteLater(join(root, 'many', `m${i}.ts`), `FIRST ${i}\nSECOND ${i}\n`);
   for (let i = count - 10; i < count; i++) assert.deepEqual(readLines(root, `many/m${i}.ts`, 1, 9).lines, [`FIRST ${i}`, `SECOND ${i}`]);
   assert.deepEqual(readLines(root, 'many/m0.ts', 1, 9).lines, ['first 0', 'second 0']);
 });
