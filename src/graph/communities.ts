@@ -12,12 +12,11 @@ import { indexGraph, type IndexedGraph } from './indexed-graph.ts';
 
 export const DEFAULT_SEED = 42;
 
-/** Undirected weighted graph: edge i joins a[i] and b[i]. */
+/** Undirected graph: edge i joins a[i] and b[i] (unweighted: the core's kernels take none). */
 export interface UndirectedInput {
   n: number;
   a: Uint32Array;
   b: Uint32Array;
-  weight?: Float64Array;
 }
 
 /** The subset of the WASM core's API this module uses (`Core` from src/core satisfies it). */
