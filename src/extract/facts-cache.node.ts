@@ -2,10 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
-import { parseManifest, type Manifest } from '../graph/manifest.ts';
 import type { FileFacts } from './facts.ts';
-import { writeAtomic } from './repo-files.node.ts';
-import { readKept, type ResidentOutputs } from './resident.node.ts';
+import type { OutputFolder } from './out/folder.node.ts';
 
 /**
  * The facts cache (synaptic-out/.facts/): every extracted file's FileFacts (or its failure or skip
@@ -43,22 +41,22 @@ function shardOf(path: string): number {
   return (h >>> 0) % FACTS_SHARDS;
 }
 
-function shardFile(outDir: string, shard: number): string {
-  return join(outDir, FACTS_DIR, `${String(shard).padStart(2, '0')}.cbor`);
+function shardFile(folder: OutputFolder, shard: number): string {
+  return join(folder.dir, FACTS_DIR, `${String(shard).padStart(2, '0')}.cbor`);
 }
 
-/** One decoded shard file (kept by a resident process: its entries are never changed in place but by {@link writeFactsShards}). */
-function readShard(outDir: string, shard: number, resident: ResidentOutputs | undefined): FactsCache {
-  const file = shardFile(outDir, shard);
-  return readKept(resident, file, () => decode(readFileSync(file)) as FactsCache);
+/** One decoded shard file (kept by a keeper: its entries are never changed in place but by {@link writeFactsShards}). */
+function readShard(folder: OutputFolder, shard: number): FactsCache {
+  const file = shardFile(folder, shard);
+  return folder.read(file, () => decode(readFileSync(file)) as FactsCache);
 }
 
 /** Every cached entry when all shards exist and match this extractor version; null otherwise. */
-export function loadFactsCache(outDir: string, version: string, resident?: ResidentOutputs): Record<string, CacheEntry> | null {
+export function loadFactsCache(folder: OutputFolder, version: string): Record<string, CacheEntry> | null {
   try {
     const entries: Record<string, CacheEntry> = {};
     for (let shard = 0; shard < FACTS_SHARDS; shard++) {
-      const part = readShard(outDir, shard, resident);
+      const part = readShard(folder, shard);
       if (!part || part.version !== FACTS_CACHE_VERSION || part.extractor_version !== version || !part.entries) return null;
       Object.assign(entries, part.entries);
     }
@@ -68,26 +66,15 @@ export function loadFactsCache(outDir: string, version: string, resident?: Resid
   }
 }
 
-/** Read every shard into `resident`, one a step (a background updater's idle time); stops at a missing or unreadable one. */
-export function* warmFactsShards(outDir: string, resident: ResidentOutputs): Generator<void, void, void> {
+/** Read every shard into the keeper's memory, one a step (its idle time); stops at a missing or unreadable one. */
+export function* warmFactsShards(folder: OutputFolder): Generator<void, void, void> {
   for (let shard = 0; shard < FACTS_SHARDS; shard++) {
     try {
-      readShard(outDir, shard, resident);
+      readShard(folder, shard);
     } catch {
       return; // an update reads it, and fails over, itself
     }
     yield;
-  }
-}
-
-/** The previous run's manifest when it exists and matches this extractor version. */
-export function loadPreviousManifest(outDir: string, version: string, resident?: ResidentOutputs): Manifest | null {
-  try {
-    const file = join(outDir, '.manifest.json');
-    const manifest = readKept(resident, file, () => parseManifest(readFileSync(file, 'utf8')));
-    return manifest && manifest.extractor_version === version ? manifest : null;
-  } catch {
-    return null;
   }
 }
 
@@ -96,9 +83,9 @@ export function loadPreviousManifest(outDir: string, version: string, resident?:
  * from `previous`, or deleted paths (every shard without a loaded previous cache).
  */
 export function writeFactsCache(
-  outDir: string, version: string, paths: string[], entries: Map<string, CacheEntry>, previous: Record<string, CacheEntry> | null, resident?: ResidentOutputs,
+  folder: OutputFolder, version: string, paths: string[], entries: Map<string, CacheEntry>, previous: Record<string, CacheEntry> | null,
 ): void {
-  mkdirSync(join(outDir, FACTS_DIR), { recursive: true });
+  mkdirSync(join(folder.dir, FACTS_DIR), { recursive: true });
   const shards: Record<string, CacheEntry>[] = Array.from({ length: FACTS_SHARDS }, () => ({}));
   const dirty = new Uint8Array(FACTS_SHARDS).fill(previous ? 0 : 1);
   for (const path of paths) {
@@ -111,7 +98,7 @@ export function writeFactsCache(
   const encoder = new Encoder({ useRecords: true });
   for (let shard = 0; shard < FACTS_SHARDS; shard++) {
     if (!dirty[shard]) continue;
-    writeShard(outDir, shard, encoder, { version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards[shard]! }, resident);
+    writeShard(folder, shard, encoder, { version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards[shard]! });
   }
 }
 
@@ -139,9 +126,9 @@ export interface CachedCommunities {
 }
 
 /** The cached partition and betweenness when the key matches; null otherwise. */
-export function loadCommunityCache(outDir: string, key: string): CachedCommunities | null {
+export function loadCommunityCache(folder: OutputFolder, key: string): CachedCommunities | null {
   try {
-    const c = decode(readFileSync(join(outDir, COMMUNITY_CACHE_FILE))) as {
+    const c = decode(readFileSync(folder.path(COMMUNITY_CACHE_FILE))) as {
       version?: number; key?: string; algorithm?: string; membership?: unknown; betweenness?: unknown;
     };
     if (!c || c.version !== COMMUNITY_CACHE_VERSION || c.key !== key) return null;
@@ -153,18 +140,18 @@ export function loadCommunityCache(outDir: string, key: string): CachedCommuniti
   }
 }
 
-export function writeCommunityCache(outDir: string, key: string, membership: Int32Array, algorithm: string, betweenness: Float64Array): void {
-  writeAtomic(join(outDir, COMMUNITY_CACHE_FILE), new Encoder().encode({ version: COMMUNITY_CACHE_VERSION, key, algorithm, membership, betweenness }));
+export function writeCommunityCache(folder: OutputFolder, key: string, membership: Int32Array, algorithm: string, betweenness: Float64Array): void {
+  folder.write(folder.path(COMMUNITY_CACHE_FILE), new Encoder().encode({ version: COMMUNITY_CACHE_VERSION, key, algorithm, membership, betweenness }));
 }
 
 /** The shards holding `paths` (shard number -> its entries), when each exists and matches this extractor version. */
-export function loadFactsShards(outDir: string, version: string, paths: Iterable<string>, resident?: ResidentOutputs): Map<number, Record<string, CacheEntry>> | null {
+export function loadFactsShards(folder: OutputFolder, version: string, paths: Iterable<string>): Map<number, Record<string, CacheEntry>> | null {
   const out = new Map<number, Record<string, CacheEntry>>();
   try {
     for (const path of paths) {
       const shard = shardOf(path);
       if (out.has(shard)) continue;
-      const part = readShard(outDir, shard, resident);
+      const part = readShard(folder, shard);
       if (!part || part.version !== FACTS_CACHE_VERSION || part.extractor_version !== version || !part.entries) return null;
       out.set(shard, part.entries);
     }
@@ -182,7 +169,7 @@ export function shardEntry(shards: Map<number, Record<string, CacheEntry>>, path
 
 /** Rewrite the loaded shards with `updates` (changed files only; the file set is unchanged). */
 export function writeFactsShards(
-  outDir: string, version: string, shards: Map<number, Record<string, CacheEntry>>, updates: Map<string, CacheEntry>, resident?: ResidentOutputs,
+  folder: OutputFolder, version: string, shards: Map<number, Record<string, CacheEntry>>, updates: Map<string, CacheEntry>,
 ): void {
   const dirty = new Set<number>();
   for (const [path, entry] of updates) {
@@ -194,12 +181,11 @@ export function writeFactsShards(
   }
   const encoder = new Encoder({ useRecords: true });
   for (const shard of [...dirty].sort((a, b) => a - b)) {
-    writeShard(outDir, shard, encoder, { version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards.get(shard)! }, resident);
+    writeShard(folder, shard, encoder, { version: FACTS_CACHE_VERSION, extractor_version: version, entries: shards.get(shard)! });
   }
 }
 
-function writeShard(outDir: string, shard: number, encoder: Encoder, part: FactsCache, resident: ResidentOutputs | undefined): void {
-  const file = shardFile(outDir, shard);
-  writeAtomic(file, encoder.encode(part));
-  resident?.wrote(file, part);
+function writeShard(folder: OutputFolder, shard: number, encoder: Encoder, part: FactsCache): void {
+  const file = shardFile(folder, shard);
+  folder.write(file, encoder.encode(part), part);
 }

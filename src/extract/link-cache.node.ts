@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
 import type { LinkDeps } from './link/index.ts';
-import { writeAtomic } from './repo-files.node.ts';
-import { readKept, type ResidentOutputs } from './resident.node.ts';
+import type { OutputFolder } from './out/folder.node.ts';
 
 /**
  * The link cache (synaptic-out/.link.cbor): what linking each file read in the run that wrote it
@@ -50,14 +48,14 @@ function unflatten(offsets: Uint32Array, values: Uint32Array): number[][] {
   return out;
 }
 
-/** The decoded file: what a resident process keeps. */
+/** The decoded file: what a keeper keeps. */
 interface LinkCache {
   id: string;
   extractorVersion: string;
   deps: LinkDeps;
 }
 
-export function writeLinkCache(outDir: string, id: string, version: string, deps: LinkDeps, resident?: ResidentOutputs): void {
+export function writeLinkCache(folder: OutputFolder, id: string, version: string, deps: LinkDeps): void {
   const { offsets, values: reads } = flatten(deps.reads);
   const g = deps.guessData;
   const gOffsets = new Uint32Array(g.contrib.length + 1);
@@ -79,15 +77,13 @@ export function writeLinkCache(outDir: string, id: string, version: string, deps
     g_offsets: gOffsets, g_names: gNames, g_files: Uint32Array.from(gFiles), g_symbols: Uint32Array.from(gSymbols),
     g_read_offsets: gReads.offsets, g_reads: gReads.values, g_keys: g.keys,
   };
-  const file = join(outDir, LINK_CACHE_FILE);
-  writeAtomic(file, new Encoder({ useRecords: false }).encode(wire));
-  resident?.wrote(file, { id, extractorVersion: version, deps } satisfies LinkCache);
+  folder.write(folder.path(LINK_CACHE_FILE), new Encoder({ useRecords: false }).encode(wire), { id, extractorVersion: version, deps } satisfies LinkCache);
 }
 
 /** The cached link dependencies when the file exists with this id and extractor version; null otherwise. */
-export function loadLinkCache(outDir: string, id: string, version: string, resident?: ResidentOutputs): LinkDeps | null {
-  const file = join(outDir, LINK_CACHE_FILE);
-  const cache = readKept(resident, file, () => parseLinkCache(file));
+export function loadLinkCache(folder: OutputFolder, id: string, version: string): LinkDeps | null {
+  const file = folder.path(LINK_CACHE_FILE);
+  const cache = folder.read(file, () => parseLinkCache(file));
   return cache && cache.id === id && cache.extractorVersion === version ? cache.deps : null;
 }
 

@@ -1,13 +1,12 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { OUTPUT_DIR_NAME, runExtract, warmResident, type ExtractOptions, type ExtractSummary } from './pipeline.node.ts';
-import { ResidentOutputs } from './resident.node.ts';
-import { GraphTextWorker } from './outputs/graph-text.node.ts';
+import { OUTPUT_DIR_NAME, runExtract, warmKept, type ExtractOptions, type ExtractSummary } from './pipeline.node.ts';
+import { KeptOutputs } from './out/kept.node.ts';
 
 /**
  * `synaptic update --watch`: one long-lived process that keeps the repository's outputs current.
  * A recursive file watcher (or, where none can start, a poll) triggers an update; the update keeps
- * its previous outputs decoded in memory (ResidentOutputs), so a one-file edit costs the relink and
+ * its previous outputs decoded in memory (KeptOutputs), so a one-file edit costs the relink and
  * the writes, not re-reading the facts cache, the link cache and the previous graph. Every update is
  * the same `runExtract` as a one-shot `synaptic update`: the outputs equal a full extract's.
  */
@@ -40,8 +39,7 @@ export interface WatchHandle {
 const NOISE = /(^|[\\/])(node_modules|\.git[\\/]objects|\.git[\\/]logs)([\\/]|$)/;
 
 export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): WatchHandle {
-  const resident = new ResidentOutputs();
-  const graphText = new GraphTextWorker();
+  const kept = new KeptOutputs();
   const root = extract.root;
   const outDir = extract.outDir ?? join(root, OUTPUT_DIR_NAME);
   const outRel = relative(root, outDir);
@@ -54,7 +52,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
   /** Callers of updateNow() waiting for the next run to start (a run already walking may miss their edit). */
   let waiting: { resolve: (s: ExtractSummary) => void; reject: (err: unknown) => void }[] = [];
 
-  // After a run, in idle time: load what the next run may read from disk (see warmResident), one
+  // After a run, in idle time: load what the next run may read from disk (see warmKept), one
   // file per turn of the event loop, and stop as soon as a run starts (it reads the rest itself).
   let warming: Generator<void, void, void> | null = null;
   const warmStep = (): void => {
@@ -70,8 +68,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
     warming = null;
   };
   const warmSoon = (): void => {
-    graphText.warm();
-    warming = warmResident(outDir, resident, graphText, extract);
+    warming = warmKept(outDir, kept);
     setImmediate(warmStep);
   };
 
@@ -88,7 +85,7 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
         const served = waiting;
         waiting = [];
         try {
-          const summary = await runExtract({ ...extract, incremental: true, resident, graphText });
+          const summary = await runExtract({ ...extract, incremental: true, kept });
           if (summary.linkMode !== 'reused' || summary.parsed > 0) options.onUpdate(summary, cause ?? (served.length ? 'update request' : null));
           for (const w of served) w.resolve(summary);
         } catch (err) {
@@ -151,7 +148,6 @@ export function watchAndUpdate(extract: ExtractOptions, options: WatchOptions): 
       clearInterval(poller);
       watcher?.close();
       await running;
-      await graphText.close();
     },
   };
 }

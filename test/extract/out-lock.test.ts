@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCK_FILE, lockOutDir } from '../../src/extract/out-lock.node.ts';
+import { LOCK_FILE, lockOutDir } from '../../src/extract/out/lock.node.ts';
 import { runExtract } from '../../src/extract/pipeline.node.ts';
 import { copyFixture } from './pipeline-fixture.ts';
 

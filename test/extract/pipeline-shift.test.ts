@@ -6,8 +6,7 @@ import { runExtract, type ExtractSummary } from '../../src/extract/pipeline.node
 import { lineMap, positionFreeShape } from '../../src/extract/line-shift.ts';
 import { extractFileFacts } from '../../src/extract/file-facts.ts';
 import { stringifyGraph } from '../../src/extract/outputs/graph-json.ts';
-import { reuseGraphText, reuseGraphTextOf } from '../../src/extract/outputs/graph-json-reuse.node.ts';
-import { graphTextJob, jobSource } from '../../src/extract/outputs/graph-text.node.ts';
+import { reuseGraphText } from '../../src/extract/outputs/graph-json-reuse.node.ts';
 import type { GraphDocument, GraphLink } from '../../src/graph/model.ts';
 import { describeCommunities } from '../../src/graph/communities.ts';
 import { indexGraph } from '../../src/graph/indexed-graph.ts';
@@ -239,16 +238,6 @@ test('reuseGraphText copies unchanged records, serializes the rest, and equals a
     const patchedText = reuseGraphText(bytes, doc, nodeFrom, linkFrom, renumbered);
     assert.ok(patchedText);
     assert.equal(Buffer.from(patchedText).toString('utf8'), stringifyGraph(doc));
-    // The same from the texts a worker thread gets instead of the document (graph-text.node.ts).
-    const job = { ...graphTextJob(doc, bytes, '/nonexistent', nodeFrom, linkFrom, renumbered), id: 1, kind: 'render' as const };
-    assert.equal(Buffer.from(reuseGraphTextOf(bytes, jobSource(job), nodeFrom, linkFrom, renumbered)!).toString('utf8'), stringifyGraph(doc));
-    // Written over a spare buffer when it is big enough (the worker's buffer of an earlier text).
-    const spare = new Uint8Array(2 * bytes.length + 8192).fill(0x78);
-    const inSpare = reuseGraphTextOf(bytes, jobSource(job), nodeFrom, linkFrom, renumbered, spare)!;
-    assert.equal(inSpare.buffer, spare.buffer, 'the text is built in the spare buffer');
-    assert.equal(Buffer.from(inSpare).toString('utf8'), stringifyGraph(doc));
-    const small = new Uint8Array(16);
-    assert.notEqual(reuseGraphTextOf(bytes, jobSource(job), nodeFrom, linkFrom, renumbered, small)!.buffer, small.buffer, 'a spare buffer too small is not used');
     assert.notEqual(Buffer.from(reuseGraphText(bytes, doc, nodeFrom, linkFrom)!).toString('utf8'), stringifyGraph(doc), 'without the flags the old numbers are copied');
     // Only the record's own community key is rewritten: not a nested one, not one inside a string.
     const tricky = JSON.parse(bytes.toString('utf8')) as GraphDocument;

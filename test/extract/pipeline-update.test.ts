@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runExtract } from '../../src/extract/pipeline.node.ts';
-import { ResidentOutputs } from '../../src/extract/resident.node.ts';
-import { GraphTextWorker } from '../../src/extract/outputs/graph-text.node.ts';
+import { KeptOutputs } from '../../src/extract/out/kept.node.ts';
 import { assertSameOutputs, copyFixture } from './pipeline-fixture.ts';
 
 /** mulberry32: a seeded PRNG so a failure replays. */
@@ -87,21 +86,16 @@ function mutate(root: string, random: () => number, step: number): string {
   }
 }
 
-for (const resident of [false, true]) {
-  test(`update after random edits, renames and deletions equals a fresh full extract${resident ? ' (resident: outputs kept in memory between updates, graph.json on its worker thread)' : ''}`, async () => {
-    const worker = resident ? new GraphTextWorker() : undefined;
-    try {
-      await randomEdits(resident ? new ResidentOutputs() : undefined, worker);
-    } finally {
-      await worker?.close();
-    }
+for (const keeper of [false, true]) {
+  test(`update after random edits, renames and deletions equals a fresh full extract${keeper ? ' (a keeper: outputs kept in memory between updates)' : ''}`, async () => {
+    await randomEdits(keeper ? new KeptOutputs() : undefined);
   });
-  test(`content-only edits relink only what they affect and still equal a full extract${resident ? ' (resident)' : ''}`, async () => {
-    await contentEdits(resident ? new ResidentOutputs() : undefined);
+  test(`content-only edits relink only what they affect and still equal a full extract${keeper ? ' (a keeper)' : ''}`, async () => {
+    await contentEdits(keeper ? new KeptOutputs() : undefined);
   });
 }
 
-async function randomEdits(resident: ResidentOutputs | undefined, graphText?: GraphTextWorker): Promise<void> {
+async function randomEdits(kept: KeptOutputs | undefined): Promise<void> {
   const fx = copyFixture();
   const random = rng(20261129);
   try {
@@ -112,12 +106,12 @@ async function randomEdits(resident: ResidentOutputs | undefined, graphText?: Gr
     for (let round = 0; round < 3; round++) {
       const changes: string[] = [];
       for (let k = 0; k < 4; k++) changes.push(mutate(fx.dir, random, ++step));
-      if (resident && round === 1) {
-        // Another process updates the same outputs in between: the resident copies must not be trusted.
+      if (kept && round === 1) {
+        // Another process updates the same outputs in between: the kept copies must not be trusted.
         await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true });
         changes.push(mutate(fx.dir, random, ++step));
       }
-      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
+      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(kept ? { kept } : {}) });
       const fullOut = join(fx.dir, `out-full-${round}`);
       const full = await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
       assert.equal(upd.mode, 'update');
@@ -139,32 +133,28 @@ async function randomEdits(resident: ResidentOutputs | undefined, graphText?: Gr
         writeFileSync(join(fx.dir, file), lines.join('\n'));
         changes.push(`blank line at ${file}:${at + 1}`);
       }
-      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
+      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(kept ? { kept } : {}) });
       if (upd.linkMode === 'positions') positions++;
       const fullOut = join(fx.dir, `out-full-${round}`);
       await runExtract({ root: fx.dir, outDir: fullOut, workers: 0 });
       assertSameOutputs(updOut, fullOut, `round ${round} after [${changes.join('; ')}] (${upd.linkMode})`);
     }
     assert.ok(positions > 0, 'at least one blank-line round took the positions-only path');
-    if (resident) assert.ok(resident.counts.kept > 10, `updates read their previous outputs from memory: ${JSON.stringify(resident.counts)}`);
-    if (graphText) {
-      assert.ok(graphText.rendered >= 3, `graph.json built on its worker thread in ${graphText.rendered} updates`);
-      assert.ok(graphText.fromKept >= 2, `the worker built on the text it kept in ${graphText.fromKept} updates`);
-    }
+    if (kept) assert.ok(kept.counts.kept > 10, `updates read their previous outputs from memory: ${JSON.stringify(kept.counts)}`);
     // A no-op update parses nothing; touching files without changing them stops before linking.
-    const again = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
+    const again = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(kept ? { kept } : {}) });
     assert.equal(again.parsed, 0);
     assert.equal(again.added + again.changed + again.deleted, 0);
     const before = readFileSync(join(updOut, 'graph.json'));
     const now = new Date();
     for (const f of sourceFiles(fx.dir).slice(0, 5)) utimesSync(join(fx.dir, f), now, now);
-    const touched = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) });
+    const touched = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(kept ? { kept } : {}) });
     assert.equal(touched.parsed, 0, 'same bytes: the hash matches, nothing is parsed');
     assert.equal(touched.timingsMs.link, 0, 'same inputs: no relinking');
     assert.equal(touched.nodes, again.nodes);
     assert.ok(readFileSync(join(updOut, 'graph.json')).equals(before));
     // Recently modified files are re-hashed on every update (mtime granularity), still nothing parses.
-    assert.equal((await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}), ...(graphText ? { graphText } : {}) })).parsed, 0);
+    assert.equal((await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(kept ? { kept } : {}) })).parsed, 0);
   } finally {
     fx.cleanup();
   }
@@ -240,7 +230,7 @@ function mutateContent(root: string, random: () => number, step: number): string
   }
 }
 
-async function contentEdits(resident: ResidentOutputs | undefined): Promise<void> {
+async function contentEdits(kept: KeptOutputs | undefined): Promise<void> {
   const fx = copyFixture();
   const random = rng(7041);
   try {
@@ -252,7 +242,7 @@ async function contentEdits(resident: ResidentOutputs | undefined): Promise<void
       const changes: string[] = [];
       const count = 1 + Math.floor(random() * 3);
       for (let k = 0; k < count; k++) changes.push(mutateContent(fx.dir, random, ++step));
-      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(resident ? { resident } : {}) });
+      const upd = await runExtract({ root: fx.dir, outDir: updOut, workers: 0, incremental: true, ...(kept ? { kept } : {}) });
       modes.set(upd.linkMode, (modes.get(upd.linkMode) ?? 0) + 1);
       if (process.env.DEBUG_UPD) console.error(round, upd.linkMode, upd.relinked, changes.join("; "));
       if (upd.linkMode === 'incremental') assert.ok(upd.relinked < first.files, `round ${round}: relinked ${upd.relinked} files`);

@@ -15,55 +15,16 @@ import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './grap
 export function reuseGraphText(
   previous: Uint8Array, doc: GraphDocument, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array,
 ): Uint8Array | null {
-  return reuseGraphTextOf(previous, documentSource(doc), nodeFrom, linkFrom, newCommunity);
-}
-
-/**
- * What {@link reuseGraphTextOf} reads of the new document: its header and hyperedges text, each
- * record's key (the start of its line) and, for records that are serialized, their JSON. Backed by
- * the document itself, or by those texts prepared for a worker thread (graph-text.node.ts).
- */
-export interface GraphTextSource {
-  header: string;
-  hyperedges: string;
-  nodeCount: number;
-  linkCount: number;
-  nodeKey(i: number): string;
-  linkKey(j: number): string;
-  /** A record's JSON (`ordered` keys), as stringifyGraph writes it. */
-  nodeJson(i: number): string;
-  linkJson(j: number): string;
-  community(i: number): unknown;
-}
-
-export function nodeKeyText(id: unknown): string {
-  return `{"id":${JSON.stringify(id)},`;
-}
-
-export function linkKeyText(l: GraphLink): string {
-  return `{"source":${JSON.stringify(l.source)},"target":${JSON.stringify(l.target)},"relation":${JSON.stringify(l.relation)},`;
-}
-
-export function documentSource(doc: GraphDocument): GraphTextSource {
-  return {
-    header: headerText(doc),
-    hyperedges: canonicalJson(doc.hyperedges ?? []),
-    nodeCount: doc.nodes.length,
-    linkCount: doc.links.length,
-    nodeKey: (i) => nodeKeyText(doc.nodes[i]!.id),
-    linkKey: (j) => linkKeyText(doc.links[j]!),
-    nodeJson: (i) => JSON.stringify(ordered(doc.nodes[i]!, NODE_KEYS)),
-    linkJson: (j) => JSON.stringify(ordered(doc.links[j]!, LINK_KEYS)),
-    community: (i) => (doc.nodes[i] as { community?: unknown }).community,
+  const n = doc.nodes.length;
+  const m = doc.links.length;
+  const nodeKey = (i: number): string => `{"id":${JSON.stringify(doc.nodes[i]!.id)},`;
+  const linkKey = (j: number): string => {
+    const l: GraphLink = doc.links[j]!;
+    return `{"source":${JSON.stringify(l.source)},"target":${JSON.stringify(l.target)},"relation":${JSON.stringify(l.relation)},`;
   };
-}
-
-/** {@link reuseGraphText} over a {@link GraphTextSource}. */
-export function reuseGraphTextOf(
-  previous: Uint8Array, src: GraphTextSource, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array, spare?: Uint8Array,
-): Uint8Array | null {
-  const n = src.nodeCount;
-  const m = src.linkCount;
+  const nodeJson = (i: number): string => JSON.stringify(ordered(doc.nodes[i]!, NODE_KEYS));
+  const linkJson = (j: number): string => JSON.stringify(ordered(doc.links[j]!, LINK_KEYS));
+  const communityOf = (i: number): unknown => (doc.nodes[i] as { community?: unknown }).community;
   if (n === 0 || m === 0 || nodeFrom.length !== n || linkFrom.length !== m) return null;
   const prev = Buffer.from(previous.buffer, previous.byteOffset, previous.byteLength);
   const view = new Uint8Array(previous.buffer, previous.byteOffset, previous.byteLength);
@@ -88,12 +49,8 @@ export function reuseGraphTextOf(
   const prevNodes = linksOpen - 1 - 3;
   const prevLinks = lines - 2 - (linksOpen + 1);
   // The new text is assembled in one buffer: copied ranges and written strings, no part list to join.
-  // `spare` (a buffer of an earlier text, no longer needed) is written over when big enough: an
-  // update then allocates no new 50 MB buffer (whose external memory would hasten a full GC).
-  // A spare buffer needs half the room a new one gets (the text may have grown since it was made).
-  const spareFits = spare !== undefined && spare.buffer !== previous.buffer && spare.length >= prev.length + (prev.length >> 5) + 4096;
-  const out = new ByteSink(spareFits ? spare : textCapacity(prev.length));
-  out.text(src.header);
+  const out = new ByteSink(prev.length + (prev.length >> 4) + 4096);
+  out.text(headerText(doc));
   out.text('"nodes":[\n');
   // A record's line holds its key first: checked at both ends of every copied run.
   const scratch = new ByteSink(1024);
@@ -144,7 +101,7 @@ export function reuseGraphTextOf(
       if (f >= 0 && patch(k)) {
         if (f >= prevCount || !startsWith(firstLine + f, key(k))) return false;
         const at = communityAt(firstLine + f);
-        const community = src.community(k);
+        const community = communityOf(k);
         if (at && Number.isInteger(community)) {
           let end = starts[firstLine + f + 1]! - 1;
           if (prev[end - 1] === 0x2c) end--;
@@ -178,16 +135,11 @@ export function reuseGraphTextOf(
     }
     return true;
   };
-  if (!section(n, prevNodes, 3, nodeFrom, (i) => src.nodeKey(i), (i) => src.nodeJson(i), '{"id":', patched)) return null;
+  if (!section(n, prevNodes, 3, nodeFrom, nodeKey, nodeJson, '{"id":', patched)) return null;
   out.text('],\n"links":[\n');
-  if (!section(m, prevLinks, linksOpen + 1, linkFrom, (j) => src.linkKey(j), (j) => src.linkJson(j), '{"source":', () => false)) return null;
-  out.text(`],\n"hyperedges":${src.hyperedges}}\n`);
+  if (!section(m, prevLinks, linksOpen + 1, linkFrom, linkKey, linkJson, '{"source":', () => false)) return null;
+  out.text(`],\n"hyperedges":${canonicalJson(doc.hyperedges ?? [])}}\n`);
   return out.result();
-}
-
-/** The buffer size a text built from a previous one of `bytes` starts with (room for a little growth). */
-export function textCapacity(bytes: number): number {
-  return bytes + (bytes >> 4) + 4096;
 }
 
 function startsAt(bytes: Uint8Array, at: number, expect: Uint8Array): boolean {

@@ -1,18 +1,17 @@
 import { statSync } from 'node:fs';
-import { EncodeMemo } from '../graph/snapshot-encode.ts';
+import { EncodeMemo } from '../../graph/snapshot-encode.ts';
 
 /**
- * What a long-lived process (`synaptic update --watch`, the server's source catch-up) keeps between
- * extraction runs: the decoded form of each synaptic-out file it read or wrote, under the file's
- * identity (mtime, size, inode). A run asks for a file's decoded value and gets the kept one only
- * while the file on disk is still the one it came from; any other writer (another process, a user
- * deleting the folder) changes the identity, and the file is read again. So an update in a resident
- * process skips decoding its own previous outputs (the facts cache, the link cache, graph.cbor, the
- * manifest) and produces exactly what a fresh process would.
+ * What a keeper (`synaptic update --watch`, `synaptic serve --watch`: long-lived processes the user
+ * started) holds between extraction runs: the decoded form of each output file it read or wrote,
+ * under the file's identity (mtime, size, inode, ctime). A run gets the kept value only while the
+ * file on disk is still the one it came from; any other writer (another process, a user deleting
+ * the folder) changes the identity, and the file is read again. So a keeper's update skips decoding
+ * its own previous outputs and produces exactly what a fresh process would. Only OutputFolder uses it.
  */
-export class ResidentOutputs {
+export class KeptOutputs {
   readonly #kept = new Map<string, { stamp: string; value: unknown }>();
-  /** Reads answered from memory / from disk (for tests and --json summaries). */
+  /** Reads answered from memory / from disk (for tests). */
   readonly counts = { kept: 0, loaded: 0 };
   #encodeMemo!: EncodeMemo;
 
@@ -63,11 +62,6 @@ export class ResidentOutputs {
     else this.#kept.set(path, { stamp, value });
   }
 
-  /** Keep nothing for `path` (another holder keeps its value). */
-  forget(path: string): void {
-    this.#kept.delete(path);
-  }
-
   /** Forget everything (e.g. after an error left the outputs in an unknown state). */
   clear(): void {
     this.#kept.clear();
@@ -82,14 +76,4 @@ export function fileStamp(path: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** `resident.read(path, load)` when there is a resident memo, else just `load()`. */
-export function readKept<T>(resident: ResidentOutputs | undefined, path: string, load: () => T): T {
-  return resident ? resident.read(path, load) : load();
-}
-
-/** `resident.take(path, load)` when there is a resident memo, else just `load()`. */
-export function takeKept<T>(resident: ResidentOutputs | undefined, path: string, load: () => T): T {
-  return resident ? resident.take(path, load) : load();
 }

@@ -1,0 +1,93 @@
+import { MANIFEST_VERSION, type Manifest } from '../../graph/manifest.ts';
+import { encodeGraph } from '../../graph/snapshot-encode.ts';
+import { writeLinkCache } from '../link-cache.node.ts';
+import { decodedMemo, type DecodedGraph, type OutputFolder } from '../out/folder.node.ts';
+import { stringifyGraph } from '../outputs/graph-json.ts';
+import { reuseGraphText } from '../outputs/graph-json-reuse.node.ts';
+import { renderReport } from '../outputs/report.ts';
+import { stageAtomic, type StagedWrite } from '../repo-files.node.ts';
+import type { Linked } from './linked.ts';
+import type { Plan } from './plan.node.ts';
+import type { Ranked } from './rank.node.ts';
+import type { Scan } from './scan.node.ts';
+
+/**
+ * Phase 5 of a run: the outputs, in the order OutputFolder documents (caches and manifest first;
+ * graph.json's, then graph.cbor's rename marks a complete run; the graph state last). An update
+ * copies what did not change from the previous outputs: the graph.json lines of unchanged records
+ * (their community number written anew where it moved), graph.cbor rows from its columns.
+ */
+export async function writeOutputs(
+  folder: OutputFolder, scan: Scan, plan: Plan, linked: Linked, ranked: Ranked, decoded: DecodedGraph, step: (label: string) => void,
+): Promise<Manifest> {
+  const { doc, reuse } = linked;
+  const { communities, indexed } = ranked;
+  const manifest: Manifest = {
+    manifest_version: MANIFEST_VERSION,
+    extractor_version: plan.version,
+    scanned_at_ms: scan.startedAt,
+    files: plan.manifestFiles,
+    inputs_hash: linked.inputsHash,
+    stats: {
+      nodes: doc.nodes.length, links: doc.links.length, communities: communities.communities.length,
+      failed: Object.keys(linked.failed).length, skipped: linked.skippedCount, lines: linked.lines,
+    },
+  };
+  linked.writeFacts();
+  ranked.writeCache();
+  let linkCacheId = linked.keptLinkCache;
+  if (linked.deps) {
+    linkCacheId = linked.inputsHash;
+    writeLinkCache(folder, linkCacheId, plan.version, linked.deps);
+  }
+  folder.writeManifest(manifest);
+  step('facts, link cache, manifest');
+
+  let graphBytes: Uint8Array | null = null;
+  if (reuse) {
+    const { nodes, previousCommunity } = reuse;
+    // Communities are numbered again after most edits: such nodes' lines are copied but for the number.
+    const newCommunity = new Uint8Array(nodes.length);
+    for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) newCommunity[i] = 1;
+    try {
+      graphBytes = reuseGraphText(folder.graphJsonBytes(), doc, nodes, reuse.links, newCommunity);
+    } catch {
+      graphBytes = null;
+    }
+    if (!graphBytes && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
+  }
+  graphBytes ??= Buffer.from(stringifyGraph(doc));
+  step(reuse ? 'graph.json (lines reused)' : 'graph.json');
+  // The big files go to their temp files on the I/O pool while graph.cbor is encoded and the report
+  // rendered; then graph.json is renamed into place, and graph.cbor right after it (a snapshot at
+  // least as new as graph.json is what readers take as fresh).
+  const jsonWrite: StagedWrite = stageAtomic(folder.graphJson, graphBytes);
+  let cborWrite: StagedWrite | null = null;
+  try {
+    // The rows the update did not touch are copied from the previous graph.cbor's columns: those of a
+    // keeper's last encode, or of the file just read.
+    const fromDisk = reuse ? decodedMemo(decoded) : undefined;
+    if (folder.kept && fromDisk) folder.kept.encodeMemo = fromDisk;
+    const memo = fromDisk ?? folder.kept?.encodeMemo;
+    // indexGraph's endpoints stand for the id lookups when ids are unique and no link dangles.
+    const snapshotBytes = encodeGraph(
+      doc, indexed.danglingLinks === 0 && indexed.idOf.size === doc.nodes.length ? indexed : undefined,
+      memo ? { memo, ...(reuse ? { nodeFrom: reuse.nodes, linkFrom: reuse.links } : {}) } : undefined,
+    );
+    cborWrite = stageAtomic(folder.graphCbor, snapshotBytes);
+    step('encode graph.cbor');
+    folder.write(folder.report, renderReport({ doc, indexed, communities: communities.communities, betweenness: ranked.betweenness, algorithm: communities.algorithm }));
+    step('report');
+    await jsonWrite.commit();
+    folder.wrote(folder.graphJson, graphBytes);
+    await cborWrite.commit();
+    folder.wrote(folder.graphCbor, doc);
+  } catch (err) {
+    await Promise.all([jsonWrite.abort(), cborWrite?.abort()]);
+    throw err;
+  }
+  folder.writeGraphState(manifest.inputs_hash!, linkCacheId);
+  scan.saveListings(folder);
+  step('write graph.json, graph.cbor');
+  return manifest;
+}
