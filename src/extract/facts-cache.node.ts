@@ -3,14 +3,16 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
 import type { FileFacts } from './facts.ts';
+import { fromWire, toWire } from './facts-wire.ts';
 import type { OutputFolder } from './out/folder.node.ts';
 
 /**
  * The facts cache (synaptic-out/.facts/): every extracted file's FileFacts (or its failure or skip
- * reason) with its content hash, so `synaptic update` re-parses only changed files. cbor-x records.
+ * reason) with its content hash, so `synaptic update` re-parses only changed files. cbor-x records;
+ * each file's calls, bindings and type references as a body decoded on first read (facts-wire.ts).
  */
 
-export const FACTS_CACHE_VERSION = 2;
+export const FACTS_CACHE_VERSION = 3;
 
 /** What the cache holds for one file. */
 export interface CacheEntry {
@@ -48,7 +50,17 @@ function shardFile(folder: OutputFolder, shard: number): string {
 /** One decoded shard file (kept by a keeper: its entries are never changed in place but by {@link writeFactsShards}). */
 function readShard(folder: OutputFolder, shard: number): FactsCache {
   const file = shardFile(folder, shard);
-  return folder.read(file, () => decode(readFileSync(file)) as FactsCache);
+  return folder.read(file, () => {
+    const part = decode(readFileSync(file)) as FactsCache;
+    if (part?.version === FACTS_CACHE_VERSION && part.entries) {
+      for (const entry of Object.values(part.entries) as (CacheEntry & { body?: Uint8Array })[]) {
+        if (!entry.facts) continue;
+        entry.facts = fromWire({ facts: entry.facts, body: entry.body! });
+        delete entry.body;
+      }
+    }
+    return part;
+  });
 }
 
 /** Every cached entry when all shards exist and match this extractor version; null otherwise. */
@@ -187,5 +199,14 @@ export function writeFactsShards(
 
 function writeShard(folder: OutputFolder, shard: number, encoder: Encoder, part: FactsCache): void {
   const file = shardFile(folder, shard);
-  folder.write(file, encoder.encode(part), part);
+  const entries: Record<string, unknown> = {};
+  for (const [path, entry] of Object.entries(part.entries)) {
+    if (!entry.facts) {
+      entries[path] = entry;
+      continue;
+    }
+    const { facts, body } = toWire(entry.facts);
+    entries[path] = { ...entry, facts, body };
+  }
+  folder.write(file, encoder.encode({ ...part, entries }), part);
 }
