@@ -1,8 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-import { listenHttp, parseHttpAddress, checkReadyFile, isWildcard } from '../mcp/http-listen.node.ts';
+import { listenHttp, parseHttpAddress, checkReadyFile, isWildcard } from '../mcp/http/listen.node.ts';
+import { ToolPool, type ToolWorkerInit } from '../mcp/http/tool-pool.node.ts';
 import type { SynapticServer } from '../mcp/synaptic-server.ts';
-import { ToolPool, type ToolWorkerInit } from '../mcp/tool-pool.node.ts';
 import { UsageError } from './command.ts';
 
 export interface HttpServeArgs {
@@ -47,12 +46,6 @@ export async function serveHttp(server: SynapticServer, args: HttpServeArgs, log
   if (isWildcard(address.host) && !apiKey) {
     log(`[synaptic] warning: serving on all interfaces (${address.host}) with no API key: anyone who can reach this port can read the graph; pass --api-key or set SYNAPTIC_API_KEY`);
   }
-  // Optimize hot code after less interpreted work (V8's interrupt budget: 8 KB instead of 132 KB of
-  // bytecode per tier-up check). A server runs the same tool code call after call; with the default,
-  // on a 50k-node graph the graph tools reached their optimized speed only after ~8,000 calls (each
-  // tool costing 2-5x its steady time until then), with this after ~2,000 (measured in process).
-  // (V8 reads the flag whenever it resets a function's budget: the tool code, first run after this, tiers up sooner.)
-  setFlagsFromString('--interrupt-budget=8192');
   // Build the lazy indexes (ranking postings, name maps, label order, node references, the graph copy)
   // before the port is bound, as the workers do: built by the timer after the load instead, they
   // hold every call in flight for most of a second on a 50k-node graph, just as clients arrive.

@@ -230,6 +230,54 @@ describe('serve --http', () => {
   });
 });
 
+describe('serve --http and a client that never reads', () => {
+  test('40,000 pipelined calls whose answers are never read leave the server memory bounded', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    const s = await serve(['--api-key', KEY]);
+    const rssMb = () => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))?.[1]) / 1024;
+    // Answers of a few KB each (40,000 of them would be over 100 MB if the server kept queueing them).
+    const call = (id: number) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'query_graph', arguments: { question: 'router match handler path', token_budget: 2000 }, _meta: META } });
+      return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\ncontent-type: application/json\r\nx-api-key: ${KEY}\r\nmcp-protocol-version: ${MODERN}\r\nmcp-method: tools/call\r\nmcp-name: query_graph\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    const one = await post(s.url, modernHeaders('tools/call', 'query_graph'), JSON.parse(call(0).slice(call(0).indexOf('\r\n\r\n') + 4)));
+    assert.equal(one.status, 200);
+    assert.ok(one.text.length > 2000, `an answer is ${one.text.length} bytes`);
+    const start = rssMb();
+    let peak = start;
+    const sock = connect(s.port, '127.0.0.1');
+    sock.on('error', () => {});
+    await new Promise<void>((r) => sock.once('connect', () => r()));
+    sock.pause(); // never read
+    let sent = 0;
+    let stalled = false;
+    const deadline = Date.now() + 60_000;
+    while (sent < 40_000 && Date.now() < deadline) {
+      if (!sock.write(call(++sent))) {
+        // The server reads on while it has room; once it stops, the write buffer never drains.
+        const drained = await new Promise<boolean>((r) => {
+          const timer = setTimeout(() => r(false), 2000);
+          sock.once('drain', () => {
+            clearTimeout(timer);
+            r(true);
+          });
+        });
+        peak = Math.max(peak, rssMb());
+        if (!drained) {
+          stalled = true;
+          break;
+        }
+      }
+      if (sent % 1000 === 0) peak = Math.max(peak, rssMb());
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    peak = Math.max(peak, rssMb());
+    sock.destroy();
+    assert.ok(peak - start < 100, `server RSS ${start.toFixed(0)} MB -> peak ${peak.toFixed(0)} MB after ${sent} calls (stopped reading: ${stalled})`);
+    // and it still answers others
+    assert.equal((await post(s.url, modernHeaders('tools/list'), { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } })).status, 200);
+  });
+});
+
 describe('serve --http subscriptions', () => {
   test('modern subscriptions/listen: ack first, then resources/updated on a hot reload', async () => {
     const s = await serve(['--api-key', KEY]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { rawHeader } from '../../src/mcp/http-listen.node.ts';
+import { rawHeader } from '../../src/mcp/http/node-request.node.ts';
 
 const NAMES = ['host', 'authorization', 'x-api-key', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'cookie', 'set-cookie', 'content-type', 'accept', 'user-agent', 'x-empty'];
 

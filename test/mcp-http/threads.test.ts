@@ -7,9 +7,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { Core } from '../../src/core/index.ts';
-import { listenHttp, type HttpListener } from '../../src/mcp/http-listen.node.ts';
+import { listenHttp, type HttpListener } from '../../src/mcp/http/listen.node.ts';
 import { createSynapticServer, type SynapticServer } from '../../src/mcp/synaptic-server.ts';
-import { ToolPool } from '../../src/mcp/tool-pool.node.ts';
+import { ToolPool } from '../../src/mcp/http/tool-pool.node.ts';
 import { CLI, startHttpServer } from '../helpers/serve-http.ts';
 
 // `serve --http --threads N`: graph tools answered on worker threads. Same bytes as the main thread

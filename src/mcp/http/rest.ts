@@ -1,5 +1,5 @@
-import type { McpCore } from './server.ts';
-import { jsonReply as json, type HttpReply } from './http.ts';
+import type { McpCore } from '../server.ts';
+import { jsonReply as json, type HttpReply } from './reply.ts';
 
 /**
  * The read-only REST surface (`/api/*`): each route runs the tool behind it and returns

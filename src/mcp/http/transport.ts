@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   failure,
   HEADER_MISMATCH,
@@ -14,12 +14,14 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcResponse,
-} from './protocol.ts';
-import { McpCore, type Session } from './server.ts';
-import type { SubscriptionHub } from './subscriptions.ts';
+} from '../protocol.ts';
+import type { McpCore } from '../server.ts';
+import type { SubscriptionHub } from '../subscriptions.ts';
+import { jsonReply as json, sseComment, sseEvent, SSE_HEADERS, type HttpReply, type HttpRequestLike } from './reply.ts';
 import { restRoute } from './rest.ts';
+import { LegacySessions, type LegacySession } from './sessions.ts';
 
-export { json as jsonReply };
+export type { HttpReply, HttpRequestLike } from './reply.ts';
 
 /**
  * Streamable HTTP for MCP as a web-standard `Request -> Response` handler: `POST /mcp` for both
@@ -40,6 +42,8 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Legacy sessions idle longer than this are dropped (default one hour). */
   sessionIdleMs?: number;
+  /** Most legacy sessions kept at once; past it, a new one evicts the one idle longest (default 1000). */
+  maxSessions?: number;
   /** SSE heartbeat interval on legacy GET streams (default 15 s). */
   heartbeatMs?: number;
   /**
@@ -50,55 +54,9 @@ export interface HttpOptions {
   offload?: (req: HttpRequestLike) => Promise<HttpReply> | undefined;
 }
 
-interface LegacySession {
-  id: string;
-  session: Session;
-  lastSeen: number;
-  streams: Set<ReadableStreamDefaultController<Uint8Array>>;
-  detach: () => void;
-}
-
 const MAX_BODY = 4 * 1024 * 1024;
-const SESSION_IDLE_MS = 60 * 60 * 1000;
-const encoder = new TextEncoder();
-
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' };
-
-/**
- * The request as the transport reads it. A web `Request` adapts to it (see `handle`); the Node
- * adapter fills it straight from `IncomingMessage`, skipping web streams on the hot path.
- */
-export interface HttpRequestLike {
-  method: string;
-  url: URL;
-  /** The URL's pathname when the adapter knows it without parsing the URL (optional shortcut). */
-  pathname?: string;
-  /** A request header by lower-case name. */
-  header(name: string): string | null;
-  /** The body as text; an adapter may already have enforced the size limit. */
-  text(): Promise<string>;
-  /** Body size in bytes when known before reading (Content-Length or an adapter's count). */
-  bodyBytes?: number;
-  signal: AbortSignal;
-}
-
-/** The transport's answer: a string or bytes (already UTF-8) body, a stream (SSE), or none. */
-export interface HttpReply {
-  status: number;
-  headers: Record<string, string>;
-  body?: string | Uint8Array | ReadableStream<Uint8Array>;
-}
-
-function json(status: number, body: unknown, headers?: Record<string, string>): HttpReply {
-  // Object.assign onto a literal, not spreads: a spread of varying shapes is V8's slow path (~1 us per reply).
-  return { status, headers: Object.assign({ 'content-type': 'application/json' }, headers), body: JSON.stringify(body) };
-}
 
 const EMPTY_202: HttpReply = { status: 202, headers: {} };
-
-function sseEvent(message: JsonRpcMessage): Uint8Array {
-  return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-}
 
 /** HTTP status of a modern response: the error code decides. */
 function modernStatus(response: JsonRpcResponse): number {
@@ -128,8 +86,7 @@ function digest(text: string): Buffer {
 class BodyTooLarge extends Error {}
 
 export class HttpTransport {
-  private readonly sessions = new Map<string, LegacySession>();
-  private readonly reaper: ReturnType<typeof setInterval>;
+  private readonly sessions: LegacySessions;
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly keyDigest: Buffer | undefined;
   private readonly openStreams = new Set<() => void>();
@@ -137,9 +94,8 @@ export class HttpTransport {
   constructor(private readonly options: HttpOptions) {
     const key = options.apiKey?.trim();
     this.keyDigest = key ? digest(key) : undefined;
-    const idle = options.sessionIdleMs ?? SESSION_IDLE_MS;
-    this.reaper = setInterval(() => this.reap(idle), Math.min(60_000, idle)).unref();
-    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? 15_000).unref();
+    this.sessions = new LegacySessions({ core: options.core, hub: options.hub, max: options.maxSessions, idleMs: options.sessionIdleMs, log: options.log });
+    this.heartbeat = setInterval(() => this.sessions.broadcast(sseComment('ping')), options.heartbeatMs ?? 15_000).unref();
   }
 
   /** The web-standard entry point. Never throws. */
@@ -210,11 +166,9 @@ export class HttpTransport {
 
   /** Stop timers and end open streams (server shutdown). */
   close(): void {
-    clearInterval(this.reaper);
     clearInterval(this.heartbeat);
     for (const end of this.openStreams) end();
-    for (const s of this.sessions.values()) s.detach();
-    this.sessions.clear();
+    this.sessions.close();
   }
 
   private hostAllowed(req: HttpRequestLike): boolean {
@@ -326,7 +280,7 @@ export class HttpTransport {
     const id = (typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null) as JsonRpcId | null;
     const isRequest = 'id' in m && m.id !== undefined;
     if (m.method === 'initialize') {
-      const legacy = this.newSession();
+      const legacy = this.sessions.create();
       const response = await this.options.core.handle(m, legacy.session);
       if (response && 'result' in response) {
         // HTTP sessions support resource subscriptions (legacy stdio does not advertise them).
@@ -338,9 +292,8 @@ export class HttpTransport {
     const sessionId = req.header('mcp-session-id');
     let legacy: LegacySession | undefined;
     if (sessionId !== null) {
-      legacy = this.sessions.get(sessionId);
-      if (!legacy) return json(404, failure(id, INVALID_REQUEST, `Session not found: ${sessionId} (expired or unknown); send initialize again`));
-      legacy.lastSeen = Date.now();
+      legacy = this.sessions.use(sessionId);
+      if (!legacy) return json(404, failure(id, INVALID_REQUEST, `Session not found: ${sessionId} (expired, evicted or unknown); send initialize again`));
     }
     const session = legacy?.session ?? { initialized: true };
     if (!isRequest) {
@@ -351,33 +304,13 @@ export class HttpTransport {
       const uri = (m.params as Record<string, unknown> | undefined)?.uri;
       if (typeof uri !== 'string') return json(200, failure(id, INVALID_PARAMS, 'Invalid params: uri must be a string'));
       if (!legacy) return json(200, failure(id, INVALID_REQUEST, `${m.method} needs a session: send initialize first and pass its Mcp-Session-Id`));
-      if (m.method === 'resources/subscribe') this.options.hub.subscribe(legacy, uri, (msg) => this.push(legacy!, msg));
+      if (m.method === 'resources/subscribe') this.options.hub.subscribe(legacy, uri, (msg) => this.sessions.push(legacy!, msg));
       else this.options.hub.unsubscribe(legacy, uri);
       return json(200, { jsonrpc: '2.0', id, result: {} });
     }
     const response = await this.options.core.handle(m, session);
     if (!response) return EMPTY_202;
     return json(200, response);
-  }
-
-  private newSession(): LegacySession {
-    const id = randomBytes(16).toString('hex');
-    const legacy: LegacySession = { id, session: {}, lastSeen: Date.now(), streams: new Set(), detach: () => {} };
-    legacy.session.notify = (msg) => this.push(legacy, msg);
-    legacy.detach = this.options.core.attach(legacy.session);
-    this.sessions.set(id, legacy);
-    return legacy;
-  }
-
-  private push(legacy: LegacySession, message: JsonRpcMessage): void {
-    const bytes = sseEvent(message);
-    for (const c of legacy.streams) {
-      try {
-        c.enqueue(bytes);
-      } catch {
-        legacy.streams.delete(c);
-      }
-    }
   }
 
   private modernHeader(req: HttpRequestLike): boolean {
@@ -390,9 +323,8 @@ export class HttpTransport {
     if (this.modernHeader(req)) return json(405, { error: 'GET /mcp is not part of MCP 2026-07-28: use subscriptions/listen' }, { allow: 'POST' });
     const sessionId = req.header('mcp-session-id');
     if (sessionId === null) return json(400, { error: 'GET /mcp needs the Mcp-Session-Id header from initialize' });
-    const legacy = this.sessions.get(sessionId);
+    const legacy = this.sessions.use(sessionId);
     if (!legacy) return json(404, { error: `Session not found: ${sessionId}` });
-    legacy.lastSeen = Date.now();
     let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
     const end = () => {
       if (controllerRef) legacy.streams.delete(controllerRef);
@@ -409,7 +341,7 @@ export class HttpTransport {
       start: (controller) => {
         controllerRef = controller;
         legacy.streams.add(controller);
-        controller.enqueue(encoder.encode(': connected\n\n'));
+        controller.enqueue(sseComment('connected'));
       },
       cancel: end,
     });
@@ -420,41 +352,9 @@ export class HttpTransport {
     if (this.modernHeader(req)) return json(405, { error: 'DELETE /mcp is not part of MCP 2026-07-28 (it has no sessions)' }, { allow: 'POST' });
     const sessionId = req.header('mcp-session-id');
     if (sessionId === null) return json(400, { error: 'DELETE /mcp needs the Mcp-Session-Id header' });
-    const legacy = this.sessions.get(sessionId);
+    const legacy = this.sessions.use(sessionId);
     if (!legacy) return json(404, { error: `Session not found: ${sessionId}` });
-    this.drop(legacy);
+    this.sessions.drop(legacy);
     return { status: 204, headers: {} };
-  }
-
-  private drop(legacy: LegacySession): void {
-    this.sessions.delete(legacy.id);
-    legacy.detach();
-    this.options.hub.unsubscribe(legacy);
-    for (const c of legacy.streams) {
-      try {
-        c.close();
-      } catch {
-        // already closed
-      }
-    }
-    legacy.streams.clear();
-  }
-
-  private reap(idleMs: number): void {
-    const cutoff = Date.now() - idleMs;
-    for (const legacy of [...this.sessions.values()]) if (legacy.lastSeen < cutoff && legacy.streams.size === 0) this.drop(legacy);
-  }
-
-  private beat(): void {
-    const ping = encoder.encode(': ping\n\n');
-    for (const legacy of this.sessions.values()) {
-      for (const c of legacy.streams) {
-        try {
-          c.enqueue(ping);
-        } catch {
-          legacy.streams.delete(c);
-        }
-      }
-    }
   }
 }

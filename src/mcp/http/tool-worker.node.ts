@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { HttpTransport, type HttpRequestLike } from './http.ts';
-import { createSynapticServer } from './synaptic-server.ts';
+import { createSynapticServer } from '../synaptic-server.ts';
+import type { HttpRequestLike } from './reply.ts';
 import type { ToolWorkerInit, ToMain, ToWorker, WorkerCall, WorkerReply } from './tool-pool.node.ts';
+import { HttpTransport } from './transport.ts';
 
 /**
  * A graph-tool worker thread of `serve --http --threads N`: it loads its own copy of the graph (from
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   let core;
   try {
-    const { Core } = await import('../core/index.ts');
+    const { Core } = await import('../../core/index.ts');
     core = await Core.load();
   } catch {
     core = undefined; // the main thread already warned; the TypeScript traversals answer the same

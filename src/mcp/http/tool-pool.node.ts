@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
-import { jsonReply, type HttpReply, type HttpRequestLike } from './http.ts';
-import { failure, INTERNAL_ERROR, MODERN_VERSIONS, type JsonRpcId } from './protocol.ts';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../graph/start-worker.node.ts';
+import { failure, INTERNAL_ERROR, MODERN_VERSIONS, type JsonRpcId } from '../protocol.ts';
+import { jsonReply, type HttpReply, type HttpRequestLike } from './reply.ts';
 
 /**
  * Graph tools on worker threads for `serve --http --threads N`. The main thread keeps HTTP, Host
@@ -84,11 +85,6 @@ interface Slot {
 const QUICK_DEATH_MS = 10_000;
 /** After this many quick deaths in a row, the pool stops replacing workers (calls stay in-thread). */
 const MAX_QUICK_DEATHS = 3;
-
-function workerUrl(): { url: URL; fromSource: boolean } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return { url: new URL(fromSource ? './tool-worker.node.ts' : './tool-worker.node.js', import.meta.url), fromSource };
-}
 
 /** The JSON-RPC id of a request body, for an error reply made without the worker. */
 function idOf(body: string): JsonRpcId | null {
@@ -215,14 +211,7 @@ export class ToolPool {
   }
 
   private spawn(index: number): Promise<void> {
-    const { url, fromSource } = workerUrl();
-    // Under tsx, a tiny eval bootstrap registers tsx in the worker before importing the entry.
-    const worker = fromSource
-      ? new Worker(
-        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`,
-        { eval: true, workerData: this.options.init },
-      )
-      : new Worker(url, { workerData: this.options.init });
+    const worker = startWorker(import.meta.url, './tool-worker.node', { workerData: this.options.init });
     const slot: Slot = { index, worker, ready: false, pending: new Map(), outbox: [], startedAt: Date.now() };
     this.slots[index] = slot;
     let settle!: () => void;
