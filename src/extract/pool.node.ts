@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../graph/start-worker.node.ts';
 import { processFile, type FileResult, type FileTask } from './process-file.node.ts';
 
 /**
@@ -104,16 +104,7 @@ interface PoolWorker {
 }
 
 function spawnWorker(): PoolWorker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './worker.node.ts' : './worker.node.js', import.meta.url);
-  // Under tsx, `--import tsx` in a worker's execArgv registers its hooks too late for the worker's
-  // own entry (Node 20), so a tiny eval bootstrap registers tsx first, then imports the entry.
-  const worker = fromSource
-    ? new Worker(
-      `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`,
-      { eval: true },
-    )
-    : new Worker(url);
+  const worker = startWorker(import.meta.url, './worker.node');
   let pending: { id: number; resolve: (r: FileResult[]) => void; reject: (e: Error) => void } | null = null;
   let nextId = 0;
   let failure: Error | null = null;
