@@ -11,7 +11,7 @@
 // sits in a repository's synaptic-out/), 200 rounds of mixed calls, every graph tool once per round in
 // a shuffled order, BENCH_MIXED_GAP_MS (default 20) apart: every tool's p99 <= 10 ms. BENCH_QUICK=1: few
 // iterations on a small synthetic graph (proves the bench runs; no thresholds). BENCH_MIXED_ONLY=1: only the
-// tail-latency phase. Results: bench/results/mcp-*.json.
+// tail-latency phase. SYNAPTIC_BENCH_CLI: another build of the CLI (default dist/cli/main.js). Results: bench/results/mcp-*.json.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -23,7 +23,7 @@ import { rmat, Rng } from './gen.ts';
 import { decodeSnapshot } from '../src/graph/snapshot.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist/cli/main.js');
+const CLI = process.env.SYNAPTIC_BENCH_CLI ?? join(ROOT, 'dist/cli/main.js');
 const quick = process.env.BENCH_QUICK === '1';
 const mixedOnly = process.env.BENCH_MIXED_ONLY === '1';
 
@@ -201,6 +201,7 @@ async function main(): Promise<void> {
   const mixed = await mixedCalls(await connect(true), { sample, ref, questions: QUESTIONS, communities });
   if (mixedOnly) {
     console.table(mixed.rows);
+    console.error(`[mcp bench] server RSS after the mixed calls: ${(mixed.rss / 1e6).toFixed(1)} MB`);
     rmSync(dataDir, { recursive: true, force: true });
     return;
   }

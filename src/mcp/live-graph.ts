@@ -19,6 +19,30 @@ function buildEngine(loaded: LoadedGraph, traversal: ((ix: GraphIndex) => Traver
   return new QueryEngine(loaded.doc!, traversal, { releaseLinks: true });
 }
 
+/** Milliseconds of warm-up work per turn of the event loop: about the most a call waits for it. */
+const WARM_SLICE_MS = 2;
+
+/**
+ * Build a loaded graph's lazy indexes in idle time (QueryEngine.warmSteps): slices of ~2 ms, each on
+ * its own turn of the event loop, so calls are read and answered between slices instead of waiting
+ * for the whole build (~0.3-0.5 s on prisma: built in one piece it held whichever call came in).
+ * A call that needs an index before its turn finishes that one build itself. The immediates stay
+ * ref'd (an unref'd one runs only when something else wakes the loop); the returned function stops
+ * the warm-up, so it never holds a closing server.
+ */
+function warmInIdleTime(engine: QueryEngine, references: boolean | undefined): () => void {
+  const steps = engine.warmSteps(references);
+  let next = 0;
+  let pending: NodeJS.Immediate | undefined;
+  const slice = () => {
+    const deadline = performance.now() + WARM_SLICE_MS;
+    while (next < steps.length && steps[next]!(deadline)) next++;
+    pending = next < steps.length ? setImmediate(slice) : undefined;
+  };
+  pending = setImmediate(slice);
+  return () => clearImmediate(pending);
+}
+
 export interface LiveGraphOptions {
   graphPath: string;
   /** Builds the traversal backend for a freshly indexed graph (the WASM core when available). */
@@ -42,6 +66,7 @@ export class LiveGraph {
   private reloading: Promise<void> | undefined;
   private lastCheck = 0;
   private closeWatch: (() => void) | undefined;
+  private stopWarm: (() => void) | undefined;
   private listeners: Array<(engine: QueryEngine) => void> = [];
   /** Stamp of a file we refused, so a corrupt file is not re-parsed on every call. */
   private refused: string | undefined;
@@ -60,8 +85,7 @@ export class LiveGraph {
     const loaded = await loadGraph(options.graphPath);
     const live = new LiveGraph(options, loaded);
     if (options.watch !== false) live.closeWatch = watchGraphFile(options.graphPath, () => void live.reloadIfChanged());
-    // The ranking postings are built off the startup path, shortly after the server is up.
-    setTimeout(() => live.current.warm(options.warmReferences), 300).unref?.();
+    live.stopWarm = warmInIdleTime(live.current, options.warmReferences);
     return live;
   }
 
@@ -72,7 +96,7 @@ export class LiveGraph {
   static pinned(options: LiveGraphOptions, doc: GraphDocument, stamp: { mtimeMs: number; size: number }): LiveGraph {
     const live = new LiveGraph(options, { doc, path: options.graphPath, format: 'json', mtimeMs: stamp.mtimeMs, size: stamp.size });
     live.pinned = true;
-    setTimeout(() => live.current.warm(options.warmReferences), 300).unref?.();
+    live.stopWarm = warmInIdleTime(live.current, options.warmReferences);
     return live;
   }
 
@@ -129,10 +153,11 @@ export class LiveGraph {
         const engine = buildEngine(loaded, this.options.traversal);
         engine.warm(this.options.warmReferences);
         const old = this.current;
+        this.stopWarm?.(); // the old graph's warm-up, if still under way
         this.loaded = stampOnly(loaded);
         this.current = engine; // atomic swap: in-flight calls keep their reference to `old`
         this.refused = undefined;
-            this.options.log?.(`[synaptic] graph reloaded: ${engine.ix.n} nodes, ${engine.ix.m} edges`);
+        this.options.log?.(`[synaptic] graph reloaded: ${engine.ix.n} nodes, ${engine.ix.m} edges`);
         for (const l of this.listeners) l(engine);
         setTimeout(() => old.traversal.dispose?.(), 5_000).unref?.();
       } catch (err) {
@@ -148,6 +173,7 @@ export class LiveGraph {
   }
 
   close(): void {
+    this.stopWarm?.();
     this.closeWatch?.();
     this.current.traversal.dispose?.();
   }

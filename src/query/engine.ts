@@ -6,6 +6,8 @@ import { sanitize } from './sanitize.ts';
 import { candidate, qualifiedRef, qualifiedRefsOfGroup, resolveName, type Resolution } from './resolve.ts';
 import type { TraversalBackend } from './traversal.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
+import { SLICE_ITEMS, Sliced, whole, type WarmStep } from './sliced.ts';
+import { rankWarmStep } from './rank.ts';
 
 /** One edge-neighbour in a caller / callee / reference / neighbour listing. */
 export interface EdgeHit {
@@ -57,7 +59,7 @@ export class QueryEngine {
   readonly ix: GraphIndex;
   readonly traversal: TraversalBackend;
   readonly loadedAt = Date.now();
-  private statsCache?: GraphStats;
+  private readonly statsIndex = new Sliced(() => this.countStats());
   private sitesCache?: DynamicSite[];
   private testReach?: Map<NodeId, number>;
   private godCache?: NodeId[];
@@ -85,9 +87,38 @@ export class QueryEngine {
    * 50k-node graph, instead of label groups computed on the calls that first print them).
    */
   warm(references = false): void {
-    this.ix.warm();
-    this.traversal.prepare?.();
-    if (references) for (let v = 0; v < this.ix.n; v++) this.qualified(v);
+    for (const step of this.warmSteps(references)) step(Infinity);
+  }
+
+  /**
+   * What `warm` builds, as steps a server runs in idle time a slice at a time (LiveGraph): the
+   * index's lazy maps, the traversal's graph copy, the ranking scratch, the hub ranking with the
+   * test reach of the first page of hubs, the graph stats, and with `references` every node reference.
+   */
+  warmSteps(references = false): WarmStep[] {
+    const steps = [...this.ix.warmSteps(), whole(() => this.traversal.prepare?.()), rankWarmStep(this.ix), whole(() => this.godNodes())];
+    let hub = 0;
+    steps.push((deadline) => {
+      const hubs = this.godNodes();
+      const end = Math.min(GOD_PAGE, hubs.length);
+      while (hub < end) {
+        this.testCount(hubs[hub++]!);
+        if (hub < end && performance.now() >= deadline) return false;
+      }
+      return true;
+    });
+    steps.push((deadline) => this.statsIndex.step(deadline), whole(() => this.isDuplicateLabel(0)));
+    if (references) {
+      let v = 0;
+      steps.push((deadline) => {
+        while (v < this.ix.n) {
+          this.qualified(v++);
+          if (v % 64 === 0 && v < this.ix.n && performance.now() >= deadline) return false;
+        }
+        return true;
+      });
+    }
+    return steps;
   }
 
   get doc(): GraphDocument {
@@ -268,7 +299,10 @@ export class QueryEngine {
   }
 
   stats(): GraphStats {
-    if (this.statsCache) return this.statsCache;
+    return this.statsIndex.get();
+  }
+
+  private *countStats(): Generator<void, GraphStats> {
     const ix = this.ix;
     let extracted = 0;
     let inferred = 0;
@@ -277,6 +311,7 @@ export class QueryEngine {
     let crossLanguage = 0;
     let dynamicRefs = 0;
     for (let e = 0; e < ix.m; e++) {
+      if (e % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
       const conf = ix.edgeConf[e]!;
       if (conf === 1) inferred++;
       else if (conf === 2) ambiguous++;
@@ -289,7 +324,7 @@ export class QueryEngine {
       if (ra !== undefined && rb !== undefined && ra !== rb) crossRepo++;
     }
     const sites = this.dynamicSites();
-    this.statsCache = {
+    return {
       nodes: ix.n,
       edges: ix.m,
       communities: ix.communities.size,
@@ -302,7 +337,6 @@ export class QueryEngine {
       dynamic_sites_opaque: sites.filter((s) => s.key === undefined).length,
       dynamic_refs_linked: dynamicRefs,
     };
-    return this.statsCache;
   }
 
   /** Reflection / dynamic-dispatch sites recorded by extraction (unresolved plain calls excluded). */
@@ -398,7 +432,8 @@ export class QueryEngine {
     const ix = this.ix;
     const ids: NodeId[] = [];
     for (let v = 0; v < ix.n; v++) if (ix.node(v).kind !== 'file') ids.push(v);
-    ids.sort((a, b) => ix.degree[b]! - ix.degree[a]! || cmpStr(ix.label(a), ix.label(b)) || a - b);
+    const order = ix.labelOrder; // (label, id) order: ties sort without comparing strings
+    ids.sort((a, b) => ix.degree[b]! - ix.degree[a]! || order[a]! - order[b]!);
     return ids;
   }
 
@@ -459,6 +494,9 @@ export class QueryEngine {
     return best;
   }
 }
+
+/** Hubs whose test reach is computed ahead (the first page of god_nodes, its default size or more). */
+const GOD_PAGE = 20;
 
 /** Test-path conventions (spec: affected_tests). */
 export function isTestPath(file: string): boolean {

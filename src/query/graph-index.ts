@@ -2,6 +2,9 @@ import { edgeCsr, indexGraph, type IndexedGraph } from '../graph/indexed-graph.t
 import { OTHER_RELATION_ID, RELATIONS, relationId, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
 import { bareName, splitWords, stem } from './tokens.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
+import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
+
+type Postings = { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array };
 
 /** Kinds whose members fold into the type for callers / callees / affected. */
 export const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'enum', 'trait']);
@@ -24,17 +27,18 @@ export class GraphIndex {
   readonly degree: Uint32Array;
   /** Lower-cased label -> node ids. */
   readonly byLabel = new IdsByKey<string>();
-  private bareCache: Map<string, NodeId[]> | undefined;
-  private byFileCache: Map<string, NodeId[]> | undefined;
   /** Lower-cased labels by id, for substring search. */
   readonly lowerLabels: string[];
-  private postings: { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } | undefined;
-  private labelCountCache: Map<string, number> | undefined;
-  private communitiesCache: Map<number, NodeId[]> | undefined;
   /** Community of each node, -1 when none. */
   readonly community: Int32Array;
   private sortedCache: string[] | undefined;
-  private labelOrderCache: Uint32Array | undefined;
+  // The lazy indexes: built on first use, or slice by slice in idle time (`warmSteps`).
+  private readonly bareIndex = new Sliced(() => this.buildBare());
+  private readonly byFileIndex = new Sliced(() => this.buildByFile());
+  private readonly postingsIndex = new Sliced(() => this.buildPostings());
+  private readonly labelCountIndex = new Sliced(() => this.buildLabelCount());
+  private readonly communitiesIndex = new Sliced(() => this.buildCommunities());
+  private readonly labelOrderIndex = new Sliced(() => this.buildLabelOrder());
   /** Per edge: confidence (0 EXTRACTED, 1 INFERRED, 2 AMBIGUOUS) and the line of the call/reference site. */
   readonly edgeConf: Uint8Array;
   readonly edgeLine: Uint32Array;
@@ -99,61 +103,71 @@ export class GraphIndex {
 
   /** Source file -> node ids defined in it (the file node first when there is one). Built on first use. */
   get byFile(): Map<string, NodeId[]> {
-    if (!this.byFileCache) {
-      const map = new Map<string, NodeId[]>();
-      // Nodes come grouped by file, so the previous file's list usually takes the next node.
-      let lastFile: string | undefined;
-      let lastList: NodeId[] | undefined;
-      for (let v = 0; v < this.n; v++) {
-        const node = this.g.nodes[v]!;
-        const file = node.source_file;
-        if (!file) continue;
-        let list = file === lastFile ? lastList : map.get(file);
-        if (!list) map.set(file, (list = []));
-        if (node.kind === 'file') list.unshift(v);
-        else list.push(v);
-        lastFile = file;
-        lastList = list;
-      }
-      this.byFileCache = map;
+    return this.byFileIndex.get();
+  }
+
+  private *buildByFile(): Generator<void, Map<string, NodeId[]>> {
+    const map = new Map<string, NodeId[]>();
+    // Nodes come grouped by file, so the previous file's list usually takes the next node.
+    let lastFile: string | undefined;
+    let lastList: NodeId[] | undefined;
+    for (let v = 0; v < this.n; v++) {
+      if (v % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
+      const node = this.g.nodes[v]!;
+      const file = node.source_file;
+      if (!file) continue;
+      let list = file === lastFile ? lastList : map.get(file);
+      if (!list) map.set(file, (list = []));
+      if (node.kind === 'file') list.unshift(v);
+      else list.push(v);
+      lastFile = file;
+      lastList = list;
     }
-    return this.byFileCache;
+    return map;
   }
 
   /** Community id -> members. Built on first use. */
   get communities(): Map<number, NodeId[]> {
-    if (!this.communitiesCache) {
-      const map = new Map<number, NodeId[]>();
-      for (let v = 0; v < this.n; v++) if (this.community[v]! >= 0) push(map, this.community[v]!, v);
-      this.communitiesCache = map;
+    return this.communitiesIndex.get();
+  }
+
+  private *buildCommunities(): Generator<void, Map<number, NodeId[]>> {
+    const map = new Map<number, NodeId[]>();
+    for (let v = 0; v < this.n; v++) {
+      if (v % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
+      if (this.community[v]! >= 0) push(map, this.community[v]!, v);
     }
-    return this.communitiesCache;
+    return map;
   }
 
   /** Lower-cased bare name -> node ids (where it differs from the label). Built on first use. */
   get byBare(): Map<string, NodeId[]> {
-    if (!this.bareCache) {
-      const map = new Map<string, NodeId[]>();
-      for (let v = 0; v < this.n; v++) {
-        const bare = bareName(this.label(v)).toLowerCase();
-        if (bare && bare !== this.lowerLabels[v]) push(map, bare, v);
-      }
-      this.bareCache = map;
+    return this.bareIndex.get();
+  }
+
+  private *buildBare(): Generator<void, Map<string, NodeId[]>> {
+    const map = new Map<string, NodeId[]>();
+    for (let v = 0; v < this.n; v++) {
+      if (v % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
+      const bare = bareName(this.label(v)).toLowerCase();
+      if (bare && bare !== this.lowerLabels[v]) push(map, bare, v);
     }
-    return this.bareCache;
+    return map;
   }
 
   /** Count of nodes sharing each exact label, to mark duplicates. Built on first use. */
   get labelCount(): Map<string, number> {
-    if (!this.labelCountCache) {
-      const map = new Map<string, number>();
-      for (let v = 0; v < this.n; v++) {
-        const label = this.label(v);
-        map.set(label, (map.get(label) ?? 0) + 1);
-      }
-      this.labelCountCache = map;
+    return this.labelCountIndex.get();
+  }
+
+  private *buildLabelCount(): Generator<void, Map<string, number>> {
+    const map = new Map<string, number>();
+    for (let v = 0; v < this.n; v++) {
+      if (v % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
+      const label = this.label(v);
+      map.set(label, (map.get(label) ?? 0) + 1);
     }
-    return this.labelCountCache;
+    return map;
   }
 
   /** Sorted distinct labels (original case) for completions. Built on first use. */
@@ -164,20 +178,45 @@ export class GraphIndex {
   /**
    * Each node's place in the order (label by UTF-16 code units, then id): comparing two places
    * compares the labels, so listings sort by label without a string comparison per step. Built on
-   * first use (or by `warm()`).
+   * first use (or in idle time).
    */
   get labelOrder(): Uint32Array {
-    if (!this.labelOrderCache) {
-      const labels = new Array<string>(this.n);
-      for (let v = 0; v < this.n; v++) labels[v] = this.label(v);
-      const ids = new Uint32Array(this.n);
-      for (let v = 0; v < this.n; v++) ids[v] = v;
-      ids.sort((a, b) => (labels[a]! < labels[b]! ? -1 : labels[a]! > labels[b]! ? 1 : a - b));
-      const order = new Uint32Array(this.n);
-      for (let i = 0; i < ids.length; i++) order[ids[i]!] = i;
-      this.labelOrderCache = order;
+    return this.labelOrderIndex.get();
+  }
+
+  /** A bottom-up merge sort of the node ids by label (stable, so equal labels keep id order), in slices. */
+  private *buildLabelOrder(): Generator<void, Uint32Array> {
+    const n = this.n;
+    const labels = new Array<string>(n);
+    let src = new Uint32Array(n);
+    for (let v = 0; v < n; v++) {
+      if (v % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
+      labels[v] = this.label(v);
+      src[v] = v;
     }
-    return this.labelOrderCache;
+    let dst = new Uint32Array(n);
+    let work = 0;
+    for (let width = 1; width < n; width *= 2) {
+      for (let lo = 0; lo < n; lo += 2 * width) {
+        const mid = Math.min(lo + width, n);
+        const hi = Math.min(lo + 2 * width, n);
+        let i = lo;
+        let j = mid;
+        let k = lo;
+        while (i < mid && j < hi) dst[k++] = labels[src[j]!]! < labels[src[i]!]! ? src[j++]! : src[i++]!;
+        while (i < mid) dst[k++] = src[i++]!;
+        while (j < hi) dst[k++] = src[j++]!;
+        work += hi - lo;
+        if (work >= SLICE_ITEMS) {
+          work = 0;
+          yield;
+        }
+      }
+      [src, dst] = [dst, src];
+    }
+    const order = dst; // reused: every slot is written below
+    for (let i = 0; i < n; i++) order[src[i]!] = i;
+    return order;
   }
 
   /**
@@ -185,29 +224,32 @@ export class GraphIndex {
    * first use (or by `warm()`), so a server answers its first lookup without paying for them.
    */
   get labelPostings(): Map<string, NodeId[]> {
-    return (this.postings ??= this.buildPostings()).label;
+    return this.postingsIndex.get().label;
   }
 
   get pathPostings(): Map<string, NodeId[]> {
-    return (this.postings ??= this.buildPostings()).path;
+    return this.postingsIndex.get().path;
   }
 
   /** Number of words in each node's bare label (ranking penalizes long labels). */
   get labelWords(): Uint8Array {
-    return (this.postings ??= this.buildPostings()).words;
+    return this.postingsIndex.get().words;
+  }
+
+  /**
+   * The lazy indexes as warm-up steps, the ones every listing or lookup needs first (label order,
+   * bare names, label counts), then the rest.
+   */
+  warmSteps(): WarmStep[] {
+    return [this.labelOrderIndex, this.bareIndex, this.labelCountIndex, this.byFileIndex, this.communitiesIndex, this.postingsIndex].map((ix) => (deadline: number) => ix.step(deadline));
   }
 
   /** Build the lazy indexes now. */
   warm(): void {
-    this.postings ??= this.buildPostings();
-    void this.byBare;
-    void this.labelCount;
-    void this.byFile;
-    void this.communities;
-    void this.labelOrder;
+    for (const step of this.warmSteps()) step(Infinity);
   }
 
-  private buildPostings(): { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array } {
+  private *buildPostings(): Generator<void, Postings> {
     const words = new Uint8Array(this.n);
     const label = new Map<string, NodeId[]>();
     const path = new Map<string, NodeId[]>();
@@ -222,6 +264,7 @@ export class GraphIndex {
       return s;
     };
     for (let v = 0; v < this.n; v++) {
+      if (v % 64 === 63) yield; // ~15 us a node
       const node = this.g.nodes[v]!;
       const bare = bareName(this.label(v)) || this.label(v);
       const seen = new Set<string>();

@@ -1,6 +1,7 @@
 import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { bareName, questionTokens } from './tokens.ts';
+import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 
 export interface RankOptions {
   mode?: 'bfs' | 'dfs';
@@ -100,46 +101,62 @@ interface Scratch {
   heap: FrontierHeap;
 }
 
-const scratchByIndex = new WeakMap<GraphIndex, Scratch>();
+/** Per index: the scratch, built on the first call or slice by slice ahead of it (`rankWarmStep`). */
+const scratchByIndex = new WeakMap<GraphIndex, Sliced<Scratch>>();
+
+function scratchBuild(ix: GraphIndex): Sliced<Scratch> {
+  let built = scratchByIndex.get(ix);
+  if (!built) scratchByIndex.set(ix, (built = new Sliced(() => buildScratch(ix))));
+  return built;
+}
+
+/** The ranking scratch of an index as a warm-up step (see QueryEngine.warmSteps). */
+export function rankWarmStep(ix: GraphIndex): WarmStep {
+  return (deadline) => scratchBuild(ix).step(deadline);
+}
+
+function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
+  const n = ix.n;
+  const s: Scratch = {
+    gen: 0,
+    n,
+    rec: new Float64Array(n << R_SHIFT),
+    matchedList: new Int32Array(n),
+    basedList: new Int32Array(n),
+    outDst: new Int32Array(ix.outEdges.length),
+    outW: new Float64Array(ix.outEdges.length),
+    inSrc: new Int32Array(ix.inEdges.length),
+    inW: new Float64Array(ix.inEdges.length),
+    heap: new FrontierHeap(),
+  };
+  const rec = s.rec;
+  const labelWords = ix.labelWords;
+  for (let v = 0; v < n; v++) {
+    if (v % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
+    const o = v << R_SHIFT;
+    if (ix.node(v).kind === 'file') rec[o + R_IS_FILE] = 1;
+    const lg = Math.log2(1 + ix.degree[v]!);
+    rec[o + R_MATCH_HUB] = 1 + 0.05 * lg;
+    rec[o + R_EXPAND_HUB] = 1 + 0.35 * lg;
+    rec[o + R_LABEL_WORDS] = labelWords[v]!;
+  }
+  for (let i = 0; i < ix.outEdges.length; i++) {
+    if (i % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
+    const e = ix.outEdges[i]!;
+    s.outDst[i] = ix.g.dst[e]!;
+    s.outW[i] = edgeWeight(ix, e);
+  }
+  for (let i = 0; i < ix.inEdges.length; i++) {
+    if (i % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
+    const e = ix.inEdges[i]!;
+    s.inSrc[i] = ix.g.src[e]!;
+    s.inW[i] = edgeWeight(ix, e) * 0.9;
+  }
+  return s;
+}
 
 function scratchFor(ix: GraphIndex): Scratch {
-  let s = scratchByIndex.get(ix);
-  if (!s || s.n !== ix.n) {
-    const n = ix.n;
-    s = {
-      gen: 0,
-      n,
-      rec: new Float64Array(n << R_SHIFT),
-      matchedList: new Int32Array(n),
-      basedList: new Int32Array(n),
-      outDst: new Int32Array(ix.outEdges.length),
-      outW: new Float64Array(ix.outEdges.length),
-      inSrc: new Int32Array(ix.inEdges.length),
-      inW: new Float64Array(ix.inEdges.length),
-      heap: new FrontierHeap(),
-    };
-    const rec = s.rec;
-    const labelWords = ix.labelWords;
-    for (let v = 0; v < n; v++) {
-      const o = v << R_SHIFT;
-      if (ix.node(v).kind === 'file') rec[o + R_IS_FILE] = 1;
-      const lg = Math.log2(1 + ix.degree[v]!);
-      rec[o + R_MATCH_HUB] = 1 + 0.05 * lg;
-      rec[o + R_EXPAND_HUB] = 1 + 0.35 * lg;
-      rec[o + R_LABEL_WORDS] = labelWords[v]!;
-    }
-    for (let i = 0; i < ix.outEdges.length; i++) {
-      const e = ix.outEdges[i]!;
-      s.outDst[i] = ix.g.dst[e]!;
-      s.outW[i] = edgeWeight(ix, e);
-    }
-    for (let i = 0; i < ix.inEdges.length; i++) {
-      const e = ix.inEdges[i]!;
-      s.inSrc[i] = ix.g.src[e]!;
-      s.inW[i] = edgeWeight(ix, e) * 0.9;
-    }
-    scratchByIndex.set(ix, s);
-  }
+  const s = scratchBuild(ix).get();
   if (s.gen >= 0xfffffffe) {
     s.gen = 0;
     const rec = s.rec;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import { basename, dirname, resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
 import { packageVersion } from '../version.ts';
@@ -231,9 +230,6 @@ export const serveCommand: Command = {
       await server.close();
       return 0;
     }
-    // A long-lived server holding one big immutable index: once it is built (the load itself wants a
-    // roomy young generation), small semi-spaces keep resident memory near the graph's size.
-    setFlagsFromString('--max-semi-space-size=1');
     const { done } = serveStdio(server.core, { log, hub: server.hub });
     const ix = server.live.engine.ix;
     log(`[synaptic] graph ${graphPath}: ${ix.n} nodes, ${ix.m} edges (from ${server.live.format === 'cbor' ? 'graph.cbor' : 'graph.json'}; ready in ${Math.round(performance.now() - started)} ms)`);
