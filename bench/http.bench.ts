@@ -3,9 +3,9 @@
 // listener and a byte-by-byte body sit on other connections. Two measurements, as load tests do:
 //   closed loop (saturation): each client sends its next call as soon as the previous answer is in;
 //     gives the throughput ceiling (calls/s) and the latency at saturation (mean = clients / rate).
-//   open loop (target rate, HTTP_BENCH_RATE, default 2000 calls/s): calls are scheduled at fixed
-//     times spread over the clients; latency runs from the scheduled send time, so a server that
-//     falls behind is charged for the queue it builds (no coordinated omission).
+//   open loop (target rate, HTTP_BENCH_RATE, default 1000 calls/s, the rate issue 15 targets): calls
+//     are scheduled at fixed times spread over the clients; latency runs from the scheduled send
+//     time, so a server that falls behind is charged for the queue it builds (no coordinated omission).
 // Every answer is parsed and checked (status 200, same JSON-RPC id, a result): errors and dropped
 // responses are counted. Server and client CPU per call come from /proc and process.cpuUsage().
 // HTTP_BENCH_GRAPH=<graph.json> picks the graph (>= 50k nodes for the issue's target); without it the
@@ -155,7 +155,7 @@ export async function runHttpBench(opts: { quick: boolean; graph?: string; log?:
     const clients = opts.quick ? 16 : 64;
     const total = opts.quick ? 2000 : 20000;
     const warmup = opts.quick ? 200 : Number(process.env.HTTP_BENCH_WARMUP ?? 2000);
-    const rate = Number(process.env.HTTP_BENCH_RATE ?? 2000);
+    const rate = Number(process.env.HTTP_BENCH_RATE ?? 1000);
     const pool = new Pool(url.origin, { connections: clients, pipelining: 1 });
 
     // Misbehaving clients that must not hold anyone up: an SSE listener never read, a trickled body.
