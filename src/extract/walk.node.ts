@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
@@ -75,18 +76,18 @@ export interface DirListing {
   names: string[];
   kinds: Uint8Array;
   /**
-   * In memory only: what the walk decided for these entries under the ignore rules and options it
-   * had (`key`), so a later walk in the same process (update --watch) with the same listing and
-   * rules only stats the candidate files.
+   * What the walk decided for these entries under the ignore rules and options it had (`key`, a
+   * hash of both), saved with the listing: a later walk with the same listing and rules only stats
+   * the candidate files, in a fresh process too.
    */
   plan?: { key: string; steps: WalkStep[] };
 }
 
 /** One entry's fate, before its stat: enter a folder, list a secret as skipped, or check a candidate file. */
 type WalkStep =
-  | { kind: 'dir'; name: string; rel: string; abs: string }
-  | { kind: 'secret'; rel: string }
-  | { kind: 'file'; name: string; rel: string; abs: string; language: LanguageId | null; isContext: boolean };
+  | { kind: 'dir'; name: string }
+  | { kind: 'secret'; name: string }
+  | { kind: 'file'; name: string; language: LanguageId | null; isContext: boolean };
 
 /**
  * Folder listings kept between walks (synaptic-out/.walk.cbor): a folder whose mtime is what it was
@@ -110,6 +111,8 @@ export interface WalkOptions {
   contextFileNames?: Iterable<string>;
   /** Absolute folders never entered (e.g. a custom output folder inside the repo). */
   excludeAbs?: Iterable<string>;
+  /** Names the rules a walk's decisions follow beyond the ignore files and options (the extractor version): saved plans are reused only under the same one. */
+  rulesKey?: string;
 }
 
 const IGNORE_FILES = ['.gitignore', '.synapticignore'];
@@ -158,7 +161,7 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
   };
 
   // Decisions depend on the ignore rules in scope and these options: a plan is reused under the same key.
-  const optionsKey = `${maxFileSize}\0${[...contextNames].join('\0')}\0${[...excluded].join('\0')}`;
+  const optionsKey = planKey(`${options.rulesKey ?? ''}\0${maxFileSize}\0${[...contextNames].join('\0')}\0${[...excluded].join('\0')}`);
   const planSteps = (absDir: string, relDir: string, listing: DirListing, here: IgnoreScope[]): WalkStep[] => {
     const steps: WalkStep[] = [];
     const { names, kinds } = listing;
@@ -166,15 +169,14 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
       const name = names[e]!;
       const kind = kinds[e]!;
       const rel = relDir === '' ? name : `${relDir}/${name}`;
-      const abs = join(absDir, name);
       if (kind === 1) {
-        if (SKIPPED_DIRS.has(name) || excluded.has(abs) || isIgnored(here, rel, true)) continue;
-        steps.push({ kind: 'dir', name, rel, abs });
+        if (SKIPPED_DIRS.has(name) || excluded.has(join(absDir, name)) || isIgnored(here, rel, true)) continue;
+        steps.push({ kind: 'dir', name });
         continue;
       }
       // Secrets first, by name only: they are listed even when a rule would hide them.
       if (isSecretName(name)) {
-        steps.push({ kind: 'secret', rel });
+        steps.push({ kind: 'secret', name });
         continue;
       }
       if (kind !== 2 && kind !== 3) continue;
@@ -182,7 +184,7 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
       const isContext = contextNames.has(name);
       const language = languageForPath(rel);
       if (!language && !isContext) continue;
-      steps.push({ kind: 'file', name, rel, abs, language, isContext });
+      steps.push({ kind: 'file', name, language, isContext });
     }
     return steps;
   };
@@ -205,18 +207,23 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
     }
     const localRules = texts.flatMap((text) => parseIgnoreFile(text));
     const here = localRules.length ? [...scopes, { base: relDir, rules: localRules }] : scopes;
-    const key = texts.length ? `${scopeKey}\u0001${relDir}\u0002${texts.join('\u0002')}` : scopeKey;
-    if (listing.plan?.key !== key) listing.plan = { key, steps: planSteps(absDir, relDir, listing, here) };
+    const key = texts.length ? planKey(`${scopeKey}\u0001${relDir}\u0002${texts.join('\u0002')}`) : scopeKey;
+    if (listing.plan?.key !== key) {
+      listing.plan = { key, steps: planSteps(absDir, relDir, listing, here) };
+      if (cache) cache.changed = true;
+    }
     for (const step of listing.plan.steps) {
+      const rel = relDir === '' ? step.name : `${relDir}/${step.name}`;
       if (step.kind === 'dir') {
-        visit(step.abs, step.rel, here, key);
+        visit(join(absDir, step.name), rel, here, key);
         continue;
       }
       if (step.kind === 'secret') {
-        skipped[step.rel] = 'secret';
+        skipped[rel] = 'secret';
         continue;
       }
-      const { rel, abs, language } = step;
+      const { language } = step;
+      const abs = join(absDir, step.name);
       let size: number;
       let mtimeMs: number;
       try {
@@ -248,17 +255,53 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
   return { files, contextFiles, skipped };
 }
 
-const LISTINGS_VERSION = 1;
+const LISTINGS_VERSION = 2;
+
+/** A short stable name for the rules a plan was made under. */
+function planKey(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+}
+
+/** Step kinds on disk: 0 folder, 1 secret, 2 file, 3 context file; plus the file's language ('' none). */
+type WirePlan = [key: string, kinds: Uint8Array, names: string[], languages: string[]];
+
+function planToWire(plan: NonNullable<DirListing['plan']>): WirePlan {
+  const kinds = new Uint8Array(plan.steps.length);
+  const names: string[] = [];
+  const languages: string[] = [];
+  plan.steps.forEach((step, i) => {
+    kinds[i] = step.kind === 'dir' ? 0 : step.kind === 'secret' ? 1 : step.isContext ? 3 : 2;
+    names.push(step.name);
+    languages.push(step.kind === 'file' ? step.language ?? '' : '');
+  });
+  return [plan.key, kinds, names, languages];
+}
+
+function planFromWire(w: unknown): DirListing['plan'] | undefined {
+  if (!Array.isArray(w) || w.length !== 4) return undefined;
+  const [key, kinds, names, languages] = w as WirePlan;
+  if (typeof key !== 'string' || !(kinds instanceof Uint8Array) || !Array.isArray(names) || !Array.isArray(languages) || names.length !== kinds.length || languages.length !== kinds.length) return undefined;
+  const steps: WalkStep[] = [];
+  for (let i = 0; i < kinds.length; i++) {
+    const kind = kinds[i]!;
+    const name = names[i]!;
+    if (kind === 0) steps.push({ kind: 'dir', name });
+    else if (kind === 1) steps.push({ kind: 'secret', name });
+    else steps.push({ kind: 'file', name, language: (languages[i] || null) as LanguageId | null, isContext: kind === 3 });
+  }
+  return { key, steps };
+}
 
 /** Folder listings saved by {@link saveListings}; null when absent or unreadable. */
 export function loadListings(file: string): { scannedAtMs: number; listings: Map<string, DirListing> } | null {
   try {
-    const w = decode(readFileSync(file)) as { version?: number; scanned_at_ms?: number; dirs?: [string, number, string[], Uint8Array][] };
+    const w = decode(readFileSync(file)) as { version?: number; scanned_at_ms?: number; dirs?: [string, number, string[], Uint8Array, unknown][] };
     if (!w || w.version !== LISTINGS_VERSION || typeof w.scanned_at_ms !== 'number' || !Array.isArray(w.dirs)) return null;
     const listings = new Map<string, DirListing>();
-    for (const [rel, mtimeMs, names, kinds] of w.dirs) {
+    for (const [rel, mtimeMs, names, kinds, plan] of w.dirs) {
       if (typeof rel !== 'string' || typeof mtimeMs !== 'number' || !Array.isArray(names) || !(kinds instanceof Uint8Array) || kinds.length !== names.length) return null;
-      listings.set(rel, { mtimeMs, names, kinds });
+      const planned = planFromWire(plan);
+      listings.set(rel, { mtimeMs, names, kinds, ...(planned ? { plan: planned } : {}) });
     }
     return { scannedAtMs: w.scanned_at_ms, listings };
   } catch {
@@ -266,9 +309,10 @@ export function loadListings(file: string): { scannedAtMs: number; listings: Map
   }
 }
 
-/** The bytes of a listings file: what a walk that started at `scannedAtMs` listed. */
+/** The bytes of a listings file: what a walk that started at `scannedAtMs` listed, and its plans. */
 export function encodeListings(scannedAtMs: number, listings: ReadonlyMap<string, DirListing>): Uint8Array {
-  const dirs = [...listings].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([rel, l]) => [rel, l.mtimeMs, l.names, l.kinds]);
+  const dirs = [...listings].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([rel, l]) => [rel, l.mtimeMs, l.names, l.kinds, l.plan ? planToWire(l.plan) : null]);
   return new Encoder({ useRecords: false }).encode({ version: LISTINGS_VERSION, scanned_at_ms: scannedAtMs, dirs });
 }
 

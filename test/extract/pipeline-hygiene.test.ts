@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runExtract } from '../../src/extract/pipeline.node.ts';
-import { walkRepository, classifyContent, type ListingCache } from '../../src/extract/walk.node.ts';
+import { walkRepository, classifyContent, encodeListings, loadListings, type ListingCache } from '../../src/extract/walk.node.ts';
 import { isIgnored, parseIgnoreFile } from '../../src/extract/ignore-rules.ts';
 import type { GraphDocument } from '../../src/graph/model.ts';
 import { copyFixture } from './pipeline-fixture.ts';
@@ -136,6 +136,18 @@ test('a walk that reuses unchanged folder listings finds exactly what a fresh wa
     assert.equal(sixth.next.get('src'), fifth.next.get('src'), 'the listing itself is reused');
     assert.deepEqual(ruled, walkRepository(fx.dir, options));
     assert.ok(!ruled.files.some((f) => f.path.startsWith('src/core/') || f.path.endsWith('.py')), 'the edited rules apply');
+    // The decisions are saved with the listings: a fresh process that loads them reuses them (reads no
+    // folder, plans nothing), and finds what a fresh walk finds; other rules (an extractor version) do not.
+    const file = join(fx.dir, '..', 'listings.cbor'); // (outside the walked tree: its folder's mtime stays)
+    writeFileSync(file, encodeListings(Date.now(), sixth.next));
+    const loaded = loadListings(file)!;
+    assert.ok(loaded.listings.get('src')?.plan, 'plans are saved');
+    const seventh = trustAll(loaded.listings);
+    assert.deepEqual(walkRepository(fx.dir, { ...options, listings: seventh }), walkRepository(fx.dir, options));
+    assert.equal(seventh.changed, false, 'nothing read or planned again: the saved plans were used');
+    const other = trustAll(loadListings(file)!.listings);
+    assert.deepEqual(walkRepository(fx.dir, { ...options, listings: other, rulesKey: 'another version' }), walkRepository(fx.dir, options));
+    assert.equal(other.changed, true, 'plans made under other rules are made again');
   } finally {
     fx.cleanup();
   }

@@ -97,7 +97,7 @@ export async function scan(options: ScanOptions, folder: OutputFolder, version: 
   // Folder listings of the previous walk: unchanged folders (same mtime) are not read again.
   const saved = options.incremental ? folder.listings() : null;
   const listings: ListingCache = { previous: saved?.listings ?? null, trustBefore: saved ? saved.scannedAtMs - RACY_MS : 0, next: new Map(), changed: false };
-  const walk = walkRepository(root, { maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, contextFileNames: CONTEXT_FILE_NAMES, excludeAbs: [folder.dir], listings });
+  const walk = walkRepository(root, { maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, contextFileNames: CONTEXT_FILE_NAMES, excludeAbs: [folder.dir], listings, rulesKey: version });
 
   walked();
   const previous = options.incremental ? folder.manifest(version) : null;
