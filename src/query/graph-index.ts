@@ -184,7 +184,10 @@ export class GraphIndex {
     return this.labelOrderIndex.get();
   }
 
-  /** A bottom-up merge sort of the node ids by label (stable, so equal labels keep id order), in slices. */
+  /**
+   * The node ids sorted by (label, id) in slices: runs of SLICE_ITEMS sorted whole, then bottom-up
+   * merges (stable, so equal labels keep id order).
+   */
   private *buildLabelOrder(): Generator<void, Uint32Array> {
     const n = this.n;
     const labels = new Array<string>(n);
@@ -194,9 +197,14 @@ export class GraphIndex {
       labels[v] = this.label(v);
       src[v] = v;
     }
+    const byLabel = (a: number, b: number) => (labels[a]! < labels[b]! ? -1 : labels[a]! > labels[b]! ? 1 : a - b);
+    for (let lo = 0; lo < n; lo += SLICE_ITEMS) {
+      src.subarray(lo, Math.min(n, lo + SLICE_ITEMS)).sort(byLabel);
+      yield;
+    }
     let dst = new Uint32Array(n);
     let work = 0;
-    for (let width = 1; width < n; width *= 2) {
+    for (let width = SLICE_ITEMS; width < n; width *= 2) {
       for (let lo = 0; lo < n; lo += 2 * width) {
         const mid = Math.min(lo + width, n);
         const hi = Math.min(lo + 2 * width, n);

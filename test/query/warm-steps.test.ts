@@ -104,3 +104,18 @@ test('god nodes rank by degree, then label (UTF-16 order), then id', () => {
     assert.ok(c < 0, `god node order at ${i}`);
   }
 });
+
+test('labelOrder over several sorted runs merges to the (label, id) order', () => {
+  const engine = new QueryEngine(graph(11, 5000), traversal);
+  const ix = engine.ix;
+  const expected = Array.from({ length: ix.n }, (_, v) => v).sort((a, b) => {
+    const la = ix.label(a);
+    const lb = ix.label(b);
+    return la < lb ? -1 : la > lb ? 1 : a - b;
+  });
+  const order = ix.labelOrder;
+  assert.deepEqual(
+    expected.map((v) => order[v]),
+    expected.map((_, i) => i),
+  );
+});
