@@ -12,6 +12,8 @@ export interface HttpServeArgs {
   threads?: number;
   /** With threads > 0: how a worker builds the same graph tools. */
   workerInit?: ToolWorkerInit;
+  /** Most legacy (initialize) sessions kept at once (default 1000). */
+  maxSessions?: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function serveHttp(server: SynapticServer, args: HttpServeArgs, log
     else log('[synaptic] warning: no graph-tool worker thread started; answering every call on the main thread');
   }
   const onBound = (url: string) => log(`[synaptic] MCP server on ${url}`);
-  const listener = await listenHttp(address, { core: server.core, hub: server.hub, apiKey, log, readyFile: args.readyFile, onBound, offload: pool?.offload });
+  const listener = await listenHttp(address, { core: server.core, hub: server.hub, apiKey, log, readyFile: args.readyFile, onBound, offload: pool?.offload, maxSessions: args.maxSessions });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -347,6 +347,21 @@ describe('serve --http options', () => {
       assert.match(stderr, why);
     }
     assert.equal(readFileSync(existing, 'utf8'), 'keep');
+  });
+
+  test('--max-sessions caps legacy sessions (the least recently used goes); a bad value or no --http exits 2', async () => {
+    const m = await serve(['--api-key', KEY, '--max-sessions', '2']);
+    const init = async () => (await post(m.url, LEGACY_HEADERS, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })).headers['mcp-session-id'] as string;
+    const ping = async (sid: string) => (await post(m.url, { ...LEGACY_HEADERS, 'mcp-session-id': sid }, { jsonrpc: '2.0', id: 2, method: 'ping' })).status;
+    const [a, b] = [await init(), await init()];
+    assert.equal(await ping(a), 200);
+    const c = await init();
+    assert.deepEqual([await ping(a), await ping(b), await ping(c)], [200, 404, 200]);
+    for (const [args, why] of [[['--http', '127.0.0.1:0', '--max-sessions', '0'], /--max-sessions must be a whole number/], [['--max-sessions', '5'], /--max-sessions requires --http/]] as const) {
+      const r = spawnSync(process.execPath, [CLI, 'serve', '--graph', graphJson, ...args], { encoding: 'utf8' });
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, why);
+    }
   });
 
   test('a wildcard bind without a key warns on stderr', async () => {

@@ -35,6 +35,8 @@ Options:
   --threads <n>         with --http: answer graph-tool calls (MCP 2026-07-28 tools/call) on n worker threads, each
                         holding its own copy of the graph; 0 answers on the main thread (default: 0 on 1-2
                         cores, else cores - 1 up to 2; 0 with --immutable-graph)
+  --max-sessions <n>    with --http: keep at most n legacy (initialize) sessions; a new one past that ends the
+                        one idle longest (default 1000)
   --allow-exec          reserved for the command-running tool; nothing that runs commands exists yet
   --no-freshen          serve the graph as is (by default a background walk finds edited source files,
                         re-extracts them and calls wait for that update)
@@ -56,6 +58,7 @@ interface ServeArgs {
   apiKey?: string;
   readyFile?: string;
   threads?: number;
+  maxSessions?: number;
   allowExec: boolean;
   watchSources: boolean;
   immutable: boolean;
@@ -120,6 +123,12 @@ function parseArgs(argv: string[]): ServeArgs {
         out.threads = Number(v);
         break;
       }
+      case '--max-sessions': {
+        const v = value();
+        if (!/^\d{1,7}$/.test(v) || Number(v) < 1) throw new UsageError(`--max-sessions must be a whole number from 1 to 9999999, got '${v}'`);
+        out.maxSessions = Number(v);
+        break;
+      }
       case '--allow-exec':
         out.allowExec = true;
         break;
@@ -129,6 +138,7 @@ function parseArgs(argv: string[]): ServeArgs {
   }
   if (out.readyFile && !out.http) throw new UsageError('--ready-file requires --http');
   if (out.threads !== undefined && !out.http) throw new UsageError('--threads requires --http (stdio answers on one thread)');
+  if (out.maxSessions !== undefined && !out.http) throw new UsageError('--max-sessions requires --http (stdio has one session)');
   // Workers read the graph file themselves; a pinned graph is served only from the verified bytes.
   if (out.threads && out.immutable) throw new UsageError('--threads cannot be used with --immutable-graph (workers would re-read the graph file)');
   if (out.expectedSha256 !== undefined && !out.immutable) throw new UsageError('--expected-graph-sha256 requires --immutable-graph');
@@ -225,7 +235,7 @@ export const serveCommand: Command = {
     if (args.http) {
       const threads = args.threads ?? (pinned ? 0 : defaultThreads());
       const workerInit = { graphPath, sourceRoot, concise, profile: args.profile, queryLog, name: 'synaptic', version: packageVersion() };
-      await serveHttp(server, { http: args.http, apiKey: args.apiKey, readyFile: args.readyFile, threads, workerInit }, log);
+      await serveHttp(server, { http: args.http, apiKey: args.apiKey, readyFile: args.readyFile, threads, workerInit, maxSessions: args.maxSessions }, log);
       await updates?.close();
       await server.close();
       return 0;
