@@ -590,12 +590,38 @@ class RowEncoder {
     // (useBuffer is cbor-x's, missing from its typings: encode from the start of the given buffer.)
     const encoder = new Encoder({ useRecords: false, tagUint8Array: true }) as Encoder & { useBuffer(buffer: Uint8Array): void };
     const memo = this.memo;
+    // The first encode with a memo writes into a buffer of about its size: cbor-x would grow its own
+    // by copies to up to four times that (an 11 MB graph.cbor: ~45 MB allocated, as external memory
+    // enough to set off a full garbage collection of the heap).
+    if (memo?.allocate && !memo.output) memo.output = memo.allocate(encodedSizeBound(wire));
     if (memo?.output) encoder.useBuffer(memo.output);
     const bytes = encoder.encode(wire);
     // Grown past it (or none yet): room for the next encode, with some to spare.
     if (memo?.allocate && bytes.buffer !== memo.output?.buffer) memo.output = memo.allocate(bytes.length + (bytes.length >> 2) + (1 << 20));
     return bytes;
   }
+}
+
+/**
+ * About the size of `wire` encoded: its arrays' bytes and the string table, plus room for the graph
+ * meta (cbor-x grows the buffer if that is not enough).
+ */
+function encodedSizeBound(wire: Wire): number {
+  let bytes = 1 << 20;
+  const add = (v: unknown): void => {
+    if (ArrayBuffer.isView(v)) bytes += v.byteLength + 16;
+    else if (typeof v === 'string') bytes += 3 * v.length + 8;
+  };
+  const addAll = (o: object | undefined): void => {
+    if (o) for (const v of Object.values(o)) add(v);
+  };
+  if (Array.isArray(wire.strings)) wire.strings.forEach(add);
+  else add(wire.strings);
+  addAll(wire.node);
+  addAll(wire.link);
+  addAll(wire.edges);
+  for (const c of [...wire.nodeColumns, ...wire.linkColumns]) addAll(c);
+  return bytes + (bytes >> 3);
 }
 
 /** The kept edges equal the links unless some dangle: only then are src/dst stored twice. */

@@ -353,6 +353,17 @@ export function snapshotToDocument(snap: GraphSnapshot): GraphDocument {
   const l = snap.link;
   const links: GraphLink[] = new Array(snap.linkCount);
   for (let j = 0; j < snap.linkCount; j++) {
+    // Nearly every link has every field: one literal of that shape (its fields in the object, in
+    // this order), not an empty object grown field by field.
+    if (l.src[j] !== NONE && l.dst[j] !== NONE && l.relation[j] !== 0xffff && l.confidence[j] !== 255 && !Number.isNaN(l.confidenceScore[j])
+      && l.sourceFile[j] !== NONE && l.sourceLocation[j] !== NONE) {
+      links[j] = {
+        source: nodes[l.src[j]!]!.id, target: nodes[l.dst[j]!]!.id, relation: snap.relations[l.relation[j]!]!,
+        confidence: CONFIDENCES[l.confidence[j]!]!, confidence_score: l.confidenceScore[j]!,
+        source_file: S[l.sourceFile[j]!]!, source_location: S[l.sourceLocation[j]!]!,
+      } as GraphLink;
+      continue;
+    }
     const link = {} as GraphLink;
     if (l.src[j] !== NONE) link.source = nodes[l.src[j]!]!.id;
     if (l.dst[j] !== NONE) link.target = nodes[l.dst[j]!]!.id;

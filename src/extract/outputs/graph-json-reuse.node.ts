@@ -1,4 +1,6 @@
+import { close, openSync, writev } from 'node:fs';
 import type { GraphDocument, GraphLink } from '../../graph/model.ts';
+import { stagedRename, type StagedWrite } from '../repo-files.node.ts';
 import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './graph-json.ts';
 
 /**
@@ -15,6 +17,17 @@ import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './grap
 export function reuseGraphText(
   previous: Uint8Array, doc: GraphDocument, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array,
 ): Uint8Array | null {
+  return reuseGraphRanges(previous, doc, nodeFrom, linkFrom, newCommunity)?.toBuffer() ?? null;
+}
+
+/**
+ * {@link reuseGraphText} as ranges of `previous` and of the newly written bytes, not one buffer: an
+ * update's graph.json is mostly the previous one, and copying ~50 MB into a fresh buffer costs the
+ * copy, its page faults and, as external memory, a full garbage collection of the heap.
+ */
+export function reuseGraphRanges(
+  previous: Uint8Array, doc: GraphDocument, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array,
+): GraphText | null {
   const n = doc.nodes.length;
   const m = doc.links.length;
   const nodeKey = (i: number): string => `{"id":${JSON.stringify(doc.nodes[i]!.id)},`;
@@ -29,14 +42,8 @@ export function reuseGraphText(
   const prev = Buffer.from(previous.buffer, previous.byteOffset, previous.byteLength);
   const view = new Uint8Array(previous.buffer, previous.byteOffset, previous.byteLength);
   // Line starts of the previous text; its node and link sections from their bracket lines.
-  const starts: number[] = [];
-  for (let at = 0; at < prev.length;) {
-    starts.push(at);
-    const nl = prev.indexOf(10, at);
-    if (nl < 0) return null;
-    at = nl + 1;
-  }
-  starts.push(prev.length);
+  const starts = lineStarts(prev);
+  if (!starts) return null;
   const lines = starts.length - 1;
   const lineIs = (k: number, text: string): boolean => k >= 0 && k < lines && prev.toString('latin1', starts[k]!, starts[k + 1]! - 1) === text;
   if (lines < 7 || !lineIs(2, '"nodes":[')) return null;
@@ -48,38 +55,38 @@ export function reuseGraphText(
   if (linksOpen < 0 || !lineIs(lines - 2, '],')) return null;
   const prevNodes = linksOpen - 1 - 3;
   const prevLinks = lines - 2 - (linksOpen + 1);
-  // The new text is assembled in one buffer: copied ranges and written strings, no part list to join.
-  const out = new ByteSink(prev.length + (prev.length >> 4) + 4096);
+  // The new text as ranges: of the previous text where copied, of written blocks elsewhere.
+  const out = new GraphText(view);
   out.text(headerText(doc));
   out.text('"nodes":[\n');
   // A record's line holds its key first: checked at both ends of every copied run.
-  const scratch = new ByteSink(1024);
+  let scratch = new Uint8Array(1024);
   const startsWith = (line: number, key: string): boolean => {
-    scratch.length = 0;
-    scratch.text(key);
-    const len = scratch.length;
+    if (scratch.length < 3 * key.length) scratch = new Uint8Array(3 * key.length);
+    const len = utf8.encodeInto(key, scratch).written;
     const start = starts[line]!;
-    return starts[line + 1]! - start > len && scratch.equalsAt(view, start);
+    if (starts[line + 1]! - start <= len) return false;
+    for (let i = 0; i < len; i++) if (view[start + i] !== scratch[i]) return false;
+    return true;
   };
   /** Copy previous lines first..last (a run of records), without the last one's separator and line break. */
   const copyRun = (first: number, last: number): void => {
     let end = starts[last + 1]! - 1;
     if (prev[end - 1] === 0x2c) end--;
-    out.bytes(view, starts[first]!, end);
+    out.bytes(starts[first]!, end);
   };
   /**
    * Where previous line `line` holds its record's own community number (the top-level
    * `"community":<int>` key; nested objects and strings are skipped): [start, end) of the digits.
    */
-  const COMMUNITY_KEY = Buffer.from('"community":');
   const communityAt = (line: number): [number, number] | null => {
     const end = starts[line + 1]! - 1;
     let depth = 0;
     for (let i = starts[line]!; i < end; i++) {
       const c = prev[i]!;
       if (c === 0x22) {
-        if (depth === 1 && prev[i - 1] === 0x2c && startsAt(view, i, COMMUNITY_KEY)) {
-          const from = i + COMMUNITY_KEY.length;
+        if (depth === 1 && startsAt(view, i - 1, COMMUNITY_KEY)) {
+          const from = i - 1 + COMMUNITY_KEY.length;
           let d = prev[from] === 0x2d ? from + 1 : from;
           const digits = d;
           while (prev[d]! >= 0x30 && prev[d]! <= 0x39) d++;
@@ -91,6 +98,44 @@ export function reuseGraphText(
     }
     return null;
   };
+  /**
+   * {@link communityAt} without walking the line, for node k's previous record (equal to node k's
+   * but for the number): a key `"community":` after a comma is never inside a string (whose quotes
+   * are escaped), so when none of node k's values holds an object with such a key, the only match
+   * is the record's own. Undefined: walk the line.
+   */
+  const quickCommunityAt = (line: number, k: number): [number, number] | null | undefined => {
+    const node = doc.nodes[k] as unknown as Record<string, unknown>;
+    for (const key in node) {
+      const v = node[key];
+      if (typeof v === 'object' && v !== null && holdsKey(v, 'community')) return undefined;
+    }
+    const end = starts[line + 1]! - 1;
+    const key = prev.indexOf(COMMUNITY_KEY, starts[line]!);
+    if (key < 0 || key >= end) return null;
+    const from = key + COMMUNITY_KEY.length;
+    let d = prev[from] === 0x2d ? from + 1 : from;
+    const digits = d;
+    while (prev[d]! >= 0x30 && prev[d]! <= 0x39) d++;
+    return d > digits && (prev[d] === 0x2c || prev[d] === 0x7d) ? [from, d] : null;
+  };
+  /**
+   * Whether previous line `line` starts with node k's key, compared char by char when the id needs
+   * no JSON escape (what `startsWith(line, nodeKey(k))` answers, without a string per call).
+   * Undefined: an id with characters JSON escapes.
+   */
+  const idAt = (line: number, k: number): boolean | undefined => {
+    const id = doc.nodes[k]!.id;
+    if (typeof id !== 'string') return undefined;
+    const start = starts[line]! + ID_OPEN.length;
+    if (start + id.length + 2 >= starts[line + 1]! || !startsAt(view, starts[line]!, ID_OPEN)) return false;
+    for (let i = 0; i < id.length; i++) {
+      const c = id.charCodeAt(i);
+      if (c < 0x20 || c >= 0x7f || c === 0x22 || c === 0x5c) return undefined;
+      if (view[start + i] !== c) return false;
+    }
+    return view[start + id.length] === 0x22 && view[start + id.length + 1] === 0x2c;
+  };
   const patched = (k: number): boolean => newCommunity !== undefined && newCommunity[k] === 1;
   const section = (
     count: number, prevCount: number, firstLine: number, from: Int32Array, key: (k: number) => string, record: (k: number) => string, boundary: string,
@@ -99,15 +144,15 @@ export function reuseGraphText(
     for (let k = 0; k < count;) {
       const f = from[k]!;
       if (f >= 0 && patch(k)) {
-        if (f >= prevCount || !startsWith(firstLine + f, key(k))) return false;
-        const at = communityAt(firstLine + f);
+        if (f >= prevCount || !(idAt(firstLine + f, k) ?? startsWith(firstLine + f, key(k)))) return false;
+        const at = quickCommunityAt(firstLine + f, k) ?? communityAt(firstLine + f);
         const community = communityOf(k);
         if (at && Number.isInteger(community)) {
           let end = starts[firstLine + f + 1]! - 1;
           if (prev[end - 1] === 0x2c) end--;
-          out.bytes(view, starts[firstLine + f]!, at[0]);
-          out.text(String(community));
-          out.bytes(view, at[1], end);
+          out.bytes(starts[firstLine + f]!, at[0]);
+          out.int(community as number);
+          out.bytes(at[1], end);
         } else out.text(record(k));
         out.text(k < count - 1 ? ',\n' : '\n');
         k++;
@@ -139,7 +184,41 @@ export function reuseGraphText(
   out.text('],\n"links":[\n');
   if (!section(m, prevLinks, linksOpen + 1, linkFrom, linkKey, linkJson, '{"source":', () => false)) return null;
   out.text(`],\n"hyperedges":${canonicalJson(doc.hyperedges ?? [])}}\n`);
-  return out.result();
+  return out;
+}
+
+const COMMUNITY_KEY = Buffer.from(',"community":');
+const ID_OPEN = Buffer.from('{"id":"');
+
+/** Whether an object or array holds `key` as an object key at any depth. */
+function holdsKey(value: object, key: string): boolean {
+  if (Array.isArray(value)) return value.some((v) => typeof v === 'object' && v !== null && holdsKey(v, key));
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    if (k === key) return true;
+    const v = (value as Record<string, unknown>)[k];
+    if (typeof v === 'object' && v !== null && holdsKey(v, key)) return true;
+  }
+  return false;
+}
+
+/** Offsets of each line of `text` and, last, its length; null unless the text ends with a line break. */
+function lineStarts(text: Buffer): Int32Array | null {
+  let starts = new Int32Array(Math.max(1024, text.length >> 8));
+  let count = 0;
+  for (let at = 0; at < text.length;) {
+    if (count + 1 >= starts.length) {
+      const bigger = new Int32Array(2 * starts.length);
+      bigger.set(starts);
+      starts = bigger;
+    }
+    starts[count++] = at;
+    const nl = text.indexOf(10, at);
+    if (nl < 0) return null;
+    at = nl + 1;
+  }
+  starts[count++] = text.length;
+  return starts.subarray(0, count);
 }
 
 function startsAt(bytes: Uint8Array, at: number, expect: Uint8Array): boolean {
@@ -159,54 +238,143 @@ function stringEnd(buf: Buffer, open: number, end: number): number {
 
 const utf8 = new TextEncoder();
 
+/** Written bytes go into blocks of this size (a longer string gets a block of its own size). */
+const BLOCK = 1 << 20;
+
 /**
- * A growing byte buffer that ranges and strings (UTF-8) are appended to. Plain Uint8Arrays, typed-array
- * set and a byte loop for short ASCII: Buffer's copy/write/subarray cost ~1 µs a call, and an update
- * makes tens of thousands of these calls.
+ * Text as a list of byte ranges, each of the previous text or of a block of written bytes, in order.
+ * Appending what directly follows the last range extends it (a copied line and the line after it, or
+ * a separator the previous text has right there too), so a mostly copied text is a few ranges.
  */
-class ByteSink {
-  buffer: Uint8Array;
+export class GraphText {
+  /** Range k: bytes [start[k], end[k]) of source[k] (0: the previous text; b > 0: block b - 1). */
+  private source: Int32Array = new Int32Array(1024);
+  private start: Int32Array = new Int32Array(1024);
+  private end: Int32Array = new Int32Array(1024);
+  private count = 0;
+  private readonly blocks: Uint8Array[] = [];
+  /** Where the last block is written up to. */
+  private at = 0;
   length = 0;
-  constructor(into: number | Uint8Array) {
-    this.buffer = typeof into === 'number' ? new Uint8Array(into) : into;
-  }
-  private room(bytes: number): void {
-    if (this.length + bytes <= this.buffer.length) return;
-    const bigger = new Uint8Array(Math.max(this.buffer.length * 2, this.length + bytes));
-    bigger.set(this.buffer.subarray(0, this.length));
-    this.buffer = bigger;
-  }
-  /** Append `from[start, end)` (`from` a plain Uint8Array: its subarray is cheap). */
-  bytes(from: Uint8Array, start: number, end: number): void {
-    this.room(end - start);
-    this.buffer.set(from.subarray(start, end), this.length);
+
+  constructor(private readonly previous: Uint8Array) {}
+
+  /** Append `previous[start, end)`. */
+  bytes(start: number, end: number): void {
+    if (end <= start) return;
     this.length += end - start;
+    const k = this.count - 1;
+    if (k >= 0 && this.source[k] === 0 && this.end[k] === start) this.end[k] = end;
+    else this.push(0, start, end);
   }
+
+  /** Append a string (UTF-8). */
   text(s: string): void {
-    this.room(s.length * 3);
-    if (s.length <= 64) {
-      const b = this.buffer;
-      let at = this.length;
-      for (let i = 0; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) {
-          this.length += utf8.encodeInto(s, b.subarray(this.length)).written;
-          return;
-        }
-        b[at++] = c;
-      }
-      this.length = at;
+    if (!s.length) return;
+    // The previous text goes on with these very bytes (a line break, a separator): extend its range.
+    const k = this.count - 1;
+    if (s.length <= 4 && k >= 0 && this.source[k] === 0 && this.continuesWith(this.end[k]!, s)) {
+      this.end[k]! += s.length;
+      this.length += s.length;
       return;
     }
-    this.length += utf8.encodeInto(s, this.buffer.subarray(this.length)).written;
+    if (this.blocks.length === 0 || this.at + 3 * s.length > this.blocks[this.blocks.length - 1]!.length) {
+      this.blocks.push(new Uint8Array(Math.max(BLOCK, 3 * s.length)));
+      this.at = 0;
+    }
+    const block = this.blocks[this.blocks.length - 1]!;
+    let written: number;
+    if (s.length <= 64) {
+      written = 0;
+      for (; written < s.length; written++) {
+        const c = s.charCodeAt(written);
+        if (c >= 0x80) break;
+        block[this.at + written] = c;
+      }
+      if (written < s.length) written = utf8.encodeInto(s, block.subarray(this.at)).written;
+    } else written = utf8.encodeInto(s, block.subarray(this.at)).written;
+    const source = this.blocks.length;
+    if (k >= 0 && this.source[k] === source && this.end[k] === this.at) this.end[k]! += written;
+    else this.push(source, this.at, this.at + written);
+    this.at += written;
+    this.length += written;
   }
-  /** Whether `bytes[start...]` begins with this sink's content. */
-  equalsAt(bytes: Uint8Array, start: number): boolean {
-    const b = this.buffer;
-    for (let i = 0; i < this.length; i++) if (bytes[start + i] !== b[i]) return false;
+
+  /** Append the decimal digits of an integer. */
+  int(value: number): void {
+    this.text(String(value));
+  }
+
+  /** The text as one buffer. */
+  toBuffer(): Buffer {
+    const out = Buffer.allocUnsafe(this.length);
+    let at = 0;
+    for (const view of this.views(0, this.count)) {
+      out.set(view, at);
+      at += view.length;
+    }
+    return out;
+  }
+
+  /** Ranges `from` up to `to` as views. */
+  views(from: number, to: number): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (let k = from; k < to; k++) {
+      const source = this.source[k]!;
+      out.push((source === 0 ? this.previous : this.blocks[source - 1]!).subarray(this.start[k]!, this.end[k]!));
+    }
+    return out;
+  }
+
+  get ranges(): number {
+    return this.count;
+  }
+
+  private continuesWith(at: number, s: string): boolean {
+    const p = this.previous;
+    if (at + s.length > p.length) return false;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80 || p[at + i] !== c) return false;
+    }
     return true;
   }
-  result(): Buffer {
-    return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.length);
+
+  private push(source: number, start: number, end: number): void {
+    if (this.count === this.source.length) {
+      const grow = (a: Int32Array): Int32Array => {
+        const bigger = new Int32Array(2 * a.length);
+        bigger.set(a);
+        return bigger;
+      };
+      this.source = grow(this.source);
+      this.start = grow(this.start);
+      this.end = grow(this.end);
+    }
+    this.source[this.count] = source;
+    this.start[this.count] = start;
+    this.end[this.count++] = end;
+  }
+}
+
+/**
+ * Stage `text` as the new content of `path` (see stageAtomic): written in the background to a temp
+ * file, renamed into place by `commit`. One vectored write request for all of its ranges (libuv
+ * writes them IOV_MAX at a time on the thread pool, going on after a short write), so the write
+ * proceeds while this thread stays busy, and the ranges are never copied into one buffer.
+ */
+export function stageGraphText(path: string, text: GraphText): StagedWrite {
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  return stagedRename(tmp, path, writeRanges(tmp, text));
+}
+
+async function writeRanges(file: string, text: GraphText): Promise<void> {
+  const fd = openSync(file, 'w');
+  try {
+    const views = text.views(0, text.ranges);
+    const wrote = await new Promise<number>((resolve, reject) => writev(fd, views, null, (err, n) => (err ? reject(err) : resolve(n))));
+    if (wrote !== text.length) throw new Error(`Cannot write ${file}: ${wrote} of ${text.length} bytes written`);
+  } finally {
+    await new Promise<void>((resolve) => close(fd, () => resolve()));
   }
 }

@@ -3,7 +3,7 @@ import { encodeGraph } from '../../graph/snapshot-encode.ts';
 import { writeLinkCache } from '../link-cache.node.ts';
 import { decodedMemo, type DecodedGraph, type OutputFolder } from '../out/folder.node.ts';
 import { stringifyGraph } from '../outputs/graph-json.ts';
-import { reuseGraphText } from '../outputs/graph-json-reuse.node.ts';
+import { reuseGraphRanges, stageGraphText, type GraphText } from '../outputs/graph-json-reuse.node.ts';
 import { renderReport } from '../outputs/report.ts';
 import { stageAtomic, type StagedWrite } from '../repo-files.node.ts';
 import type { Linked } from './linked.ts';
@@ -43,31 +43,35 @@ export async function writeOutputs(
   folder.writeManifest(manifest);
   step('facts, link cache, manifest');
 
-  let graphBytes: Uint8Array | null = null;
+  let graphText: GraphText | null = null;
   if (reuse) {
     const { nodes, previousCommunity } = reuse;
     // Communities are numbered again after most edits: such nodes' lines are copied but for the number.
     const newCommunity = new Uint8Array(nodes.length);
     for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) newCommunity[i] = 1;
     try {
-      graphBytes = reuseGraphText(folder.graphJsonBytes(), doc, nodes, reuse.links, newCommunity);
+      graphText = reuseGraphRanges(folder.graphJsonBytes(), doc, nodes, reuse.links, newCommunity);
     } catch {
-      graphBytes = null;
+      graphText = null;
     }
-    if (!graphBytes && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
+    if (!graphText && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
   }
-  graphBytes ??= Buffer.from(stringifyGraph(doc));
+  // A keeper keeps the bytes it wrote (its next update copies from them): one buffer then.
+  let graphBytes: Uint8Array | null = graphText && folder.kept ? graphText.toBuffer() : null;
+  if (!graphText) graphBytes = Buffer.from(stringifyGraph(doc));
   step(reuse ? 'graph.json (lines reused)' : 'graph.json');
   // The big files go to their temp files on the I/O pool while graph.cbor is encoded and the report
   // rendered; then graph.json is renamed into place, and graph.cbor right after it (a snapshot at
   // least as new as graph.json is what readers take as fresh).
-  const jsonWrite: StagedWrite = stageAtomic(folder.graphJson, graphBytes);
+  const jsonWrite: StagedWrite = graphBytes ? stageAtomic(folder.graphJson, graphBytes) : stageGraphText(folder.graphJson, graphText!);
   let cborWrite: StagedWrite | null = null;
   try {
     // The rows the update did not touch are copied from the previous graph.cbor's columns: those of a
     // keeper's last encode, or of the file just read.
     const fromDisk = reuse ? decodedMemo(decoded) : undefined;
     if (folder.kept && fromDisk) folder.kept.encodeMemo = fromDisk;
+    // (a buffer of about the encoded size, not cbor-x's growing ones: see EncodeMemo.output)
+    if (fromDisk) fromDisk.allocate ??= (bytes) => Buffer.allocUnsafeSlow(bytes);
     const memo = fromDisk ?? folder.kept?.encodeMemo;
     // indexGraph's endpoints stand for the id lookups when ids are unique and no link dangles.
     const snapshotBytes = encodeGraph(
@@ -79,7 +83,7 @@ export async function writeOutputs(
     folder.write(folder.report, renderReport({ doc, indexed, communities: communities.communities, betweenness: ranked.betweenness, algorithm: communities.algorithm }));
     step('report');
     await jsonWrite.commit();
-    folder.wrote(folder.graphJson, graphBytes);
+    if (graphBytes) folder.wrote(folder.graphJson, graphBytes);
     await cborWrite.commit();
     folder.wrote(folder.graphCbor, doc);
   } catch (err) {
