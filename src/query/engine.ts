@@ -92,11 +92,12 @@ export class QueryEngine {
 
   /**
    * What `warm` builds, as steps a server runs in idle time a slice at a time (LiveGraph): the
-   * index's lazy maps, the traversal's graph copy, the ranking scratch, the hub ranking with the
-   * test reach of the first page of hubs, the graph stats, and with `references` every node reference.
+   * index's lookup maps, the traversal's graph copy, the hub ranking with the test reach of the first
+   * page of hubs, the graph stats, the ranking postings and scratch (query_graph only; the biggest
+   * builds, so every other tool is ready first), and with `references` every node reference.
    */
   warmSteps(references = false): WarmStep[] {
-    const steps = [...this.ix.warmSteps(), whole(() => this.traversal.prepare?.()), rankWarmStep(this.ix), whole(() => this.godNodes())];
+    const steps = [...this.ix.warmSteps(), whole(() => this.traversal.prepare?.()), whole(() => this.godNodes())];
     let hub = 0;
     steps.push((deadline) => {
       const hubs = this.godNodes();
@@ -107,7 +108,7 @@ export class QueryEngine {
       }
       return true;
     });
-    steps.push((deadline) => this.statsIndex.step(deadline), whole(() => this.isDuplicateLabel(0)));
+    steps.push((deadline) => this.statsIndex.step(deadline), whole(() => this.isDuplicateLabel(0)), this.ix.postingsWarmStep(), rankWarmStep(this.ix));
     if (references) {
       let v = 0;
       steps.push((deadline) => {

@@ -245,16 +245,21 @@ export class GraphIndex {
   }
 
   /**
-   * The lazy indexes as warm-up steps, the ones every listing or lookup needs first (label order,
-   * bare names, label counts), then the rest.
+   * The lookup indexes as warm-up steps, the ones every listing or lookup needs first (label order,
+   * bare names, label counts), then the rest; the ranking postings are `postingsWarmStep`.
    */
   warmSteps(): WarmStep[] {
-    return [this.labelOrderIndex, this.bareIndex, this.labelCountIndex, this.byFileIndex, this.communitiesIndex, this.postingsIndex].map((ix) => (deadline: number) => ix.step(deadline));
+    return [this.labelOrderIndex, this.bareIndex, this.labelCountIndex, this.byFileIndex, this.communitiesIndex].map((ix) => (deadline: number) => ix.step(deadline));
+  }
+
+  /** The ranking postings (query_graph only, and the biggest build) as a warm-up step. */
+  postingsWarmStep(): WarmStep {
+    return (deadline) => this.postingsIndex.step(deadline);
   }
 
   /** Build the lazy indexes now. */
   warm(): void {
-    for (const step of this.warmSteps()) step(Infinity);
+    for (const step of [...this.warmSteps(), this.postingsWarmStep()]) step(Infinity);
   }
 
   private *buildPostings(): Generator<void, Postings> {
