@@ -133,7 +133,7 @@ export function communityCacheKey(edges: { n: number; a: Uint32Array; b: Uint32A
 }
 
 export interface CachedCommunities {
-  partition: { membership: Int32Array; algorithm: 'leiden-core' | 'louvain-ts' };
+  partition: { membership: Int32Array; algorithm: 'leiden-core' };
   betweenness: Float64Array;
 }
 
@@ -145,7 +145,7 @@ export function loadCommunityCache(folder: OutputFolder, key: string): CachedCom
     };
     if (!c || c.version !== COMMUNITY_CACHE_VERSION || c.key !== key) return null;
     if (!(c.membership instanceof Int32Array) || !(c.betweenness instanceof Float64Array)) return null;
-    if (c.algorithm !== 'leiden-core' && c.algorithm !== 'louvain-ts') return null;
+    if (c.algorithm !== 'leiden-core') return null;
     return { partition: { membership: c.membership, algorithm: c.algorithm }, betweenness: c.betweenness };
   } catch {
     return null; // no usable cache: computed again

@@ -145,13 +145,6 @@ export async function askWatcher(request: UpdateRequest, timeoutMs = 10 * 60_000
   return null;
 }
 
-/** The pid of the process answering for `outDir`, or null when none does. */
-export async function pingWatcher(outDir: string, timeoutMs = 2000): Promise<number | null> {
-  if (!privateFolder()) return null;
-  const reply = await exchange(watchSocketPath(outDir), { op: 'ping' }, timeoutMs) as { pong?: unknown } | null;
-  return reply && typeof reply.pong === 'number' ? reply.pong : null;
-}
-
 const PING = Symbol('ping');
 
 /** Parse a request line; a message naming what is wrong when it is not one. */
