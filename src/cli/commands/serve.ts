@@ -188,12 +188,8 @@ export const serveCommand: Command = {
       throw new Error(`Cannot serve: no graph at ${graphPath}; run 'synaptic extract' in your repository first (or pass --graph <path>)`);
     }
     const sourceRoot = resolve(args.sourceRoot ?? defaultSourceRoot(graphPath));
-    const corePromise = import('../../core/index.ts')
-      .then(({ Core }) => Core.load())
-      .catch((err: unknown) => {
-        log(`[synaptic] warning: WASM core unavailable (${err instanceof Error ? err.message : String(err)}); using TypeScript traversals`);
-        return undefined;
-      });
+    // Compiled while the graph loads; if it cannot load, createSynapticServer tries again and stops with the reason.
+    const corePromise = import('../../core/index.ts').then(({ Core }) => Core.load()).catch(() => undefined);
     const cwd = process.cwd();
     const providers: ToolProvider[] = [];
     for (const [what, make] of [
