@@ -253,6 +253,16 @@ test('reuseGraphText copies unchanged records, serializes the rest, and equals a
     const flags = new Uint8Array(renamed.nodes.length);
     flags[0] = 1;
     assert.equal(Buffer.from(reuseGraphText(trickyBytes, renamed, identity, Int32Array.from(renamed.links, (_, j) => j), flags)!).toString('utf8'), stringifyGraph(renamed));
+    // A record that had no community of its own (flag 2), only a nested one: written anew with one.
+    const bare = JSON.parse(bytes.toString('utf8')) as GraphDocument;
+    delete bare.nodes[0]!.community;
+    Object.assign(bare.nodes[0]!, { meta: { community: 3 } });
+    const bareBytes = Buffer.from(stringifyGraph(bare));
+    const given = JSON.parse(bareBytes.toString('utf8')) as GraphDocument;
+    given.nodes[0]!.community = 11;
+    const flag2 = new Uint8Array(given.nodes.length);
+    flag2[0] = 2;
+    assert.equal(Buffer.from(reuseGraphText(bareBytes, given, identity, Int32Array.from(given.links, (_, j) => j), flag2)!).toString('utf8'), stringifyGraph(given));
     // Copying a record that changed is visible; pointing at the wrong record is refused.
     const stale = Int32Array.from(nodeFrom);
     stale[4] = nodeFrom[4] === -1 ? before.nodes.findIndex((b) => b.id === doc.nodes[4]!.id) : stale[4]!;

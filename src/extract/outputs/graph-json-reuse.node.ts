@@ -12,7 +12,8 @@ import { LINK_KEYS, NODE_KEYS, canonicalJson, headerText, ordered } from './grap
  * start with its record's key (the caller then serializes in full).
  *
  * `newCommunity[i]` set: node i equals its previous record but for its community (communities are
- * numbered again after most edits): its line is copied around the number, which is written anew.
+ * numbered again after most edits): its line is copied around the number, which is written anew;
+ * 1 when the previous record had an integer community, 2 when it had none or another value.
  */
 export function reuseGraphText(
   previous: Uint8Array, doc: GraphDocument, nodeFrom: Int32Array, linkFrom: Int32Array, newCommunity?: Uint8Array,
@@ -85,8 +86,8 @@ export function reuseGraphRanges(
     for (let i = starts[line]!; i < end; i++) {
       const c = prev[i]!;
       if (c === 0x22) {
-        if (depth === 1 && startsAt(view, i - 1, COMMUNITY_KEY)) {
-          const from = i - 1 + COMMUNITY_KEY.length;
+        if (depth === 1 && prev[i - 1] === 0x2c && startsAt(view, i, COMMUNITY_KEY)) {
+          const from = i + COMMUNITY_KEY.length;
           let d = prev[from] === 0x2d ? from + 1 : from;
           const digits = d;
           while (prev[d]! >= 0x30 && prev[d]! <= 0x39) d++;
@@ -99,25 +100,25 @@ export function reuseGraphRanges(
     return null;
   };
   /**
-   * {@link communityAt} without walking the line, for node k's previous record (equal to node k's
-   * but for the number): a key `"community":` after a comma is never inside a string (whose quotes
-   * are escaped), so when none of node k's values holds an object with such a key, the only match
-   * is the record's own. Undefined: walk the line.
+   * {@link communityAt} without walking the line, for a record whose previous one had an integer
+   * community (`newCommunity` 1). Any `"community":` in a JSON line is a key (inside a string its
+   * quotes are escaped), so when the line holds only one and that one follows a comma, it is the
+   * record's own. Undefined: walk the line.
    */
-  const quickCommunityAt = (line: number, k: number): [number, number] | null | undefined => {
-    const node = doc.nodes[k] as unknown as Record<string, unknown>;
-    for (const key in node) {
-      const v = node[key];
-      if (typeof v === 'object' && v !== null && holdsKey(v, 'community')) return undefined;
-    }
+  const quickCommunityAt = (line: number): [number, number] | undefined => {
+    const start = starts[line]!;
     const end = starts[line + 1]! - 1;
-    const key = prev.indexOf(COMMUNITY_KEY, starts[line]!);
-    if (key < 0 || key >= end) return null;
+    const at = prev.subarray(start, end).indexOf(COMMUNITY_KEY);
+    const key = start + at;
+    if (at < 0 || prev[key - 1] !== 0x2c) return undefined;
     const from = key + COMMUNITY_KEY.length;
     let d = prev[from] === 0x2d ? from + 1 : from;
     const digits = d;
     while (prev[d]! >= 0x30 && prev[d]! <= 0x39) d++;
-    return d > digits && (prev[d] === 0x2c || prev[d] === 0x7d) ? [from, d] : null;
+    if (d === digits || (prev[d] !== 0x2c && prev[d] !== 0x7d)) return undefined;
+    // (the keys after it are a few extra fields: a short walk)
+    for (let j = d; j + COMMUNITY_KEY.length <= end; j++) if (prev[j] === 0x22 && startsAt(view, j, COMMUNITY_KEY)) return undefined;
+    return [from, d];
   };
   /**
    * Whether previous line `line` starts with node k's key, compared char by char when the id needs
@@ -136,7 +137,7 @@ export function reuseGraphRanges(
     }
     return view[start + id.length] === 0x22 && view[start + id.length + 1] === 0x2c;
   };
-  const patched = (k: number): boolean => newCommunity !== undefined && newCommunity[k] === 1;
+  const patched = (k: number): boolean => newCommunity !== undefined && newCommunity[k] !== 0;
   const section = (
     count: number, prevCount: number, firstLine: number, from: Int32Array, key: (k: number) => string, record: (k: number) => string, boundary: string,
     patch: (k: number) => boolean,
@@ -145,7 +146,7 @@ export function reuseGraphRanges(
       const f = from[k]!;
       if (f >= 0 && patch(k)) {
         if (f >= prevCount || !(idAt(firstLine + f, k) ?? startsWith(firstLine + f, key(k)))) return false;
-        const at = quickCommunityAt(firstLine + f, k) ?? communityAt(firstLine + f);
+        const at = (newCommunity![k] === 1 ? quickCommunityAt(firstLine + f) : undefined) ?? communityAt(firstLine + f);
         const community = communityOf(k);
         if (at && Number.isInteger(community)) {
           let end = starts[firstLine + f + 1]! - 1;
@@ -187,20 +188,8 @@ export function reuseGraphRanges(
   return out;
 }
 
-const COMMUNITY_KEY = Buffer.from(',"community":');
+const COMMUNITY_KEY = Buffer.from('"community":');
 const ID_OPEN = Buffer.from('{"id":"');
-
-/** Whether an object or array holds `key` as an object key at any depth. */
-function holdsKey(value: object, key: string): boolean {
-  if (Array.isArray(value)) return value.some((v) => typeof v === 'object' && v !== null && holdsKey(v, key));
-  for (const k in value) {
-    if (!Object.hasOwn(value, k)) continue;
-    if (k === key) return true;
-    const v = (value as Record<string, unknown>)[k];
-    if (typeof v === 'object' && v !== null && holdsKey(v, key)) return true;
-  }
-  return false;
-}
 
 /** Offsets of each line of `text` and, last, its length; null unless the text ends with a line break. */
 function lineStarts(text: Buffer): Int32Array | null {

@@ -48,7 +48,11 @@ export async function writeOutputs(
     const { nodes, previousCommunity } = reuse;
     // Communities are numbered again after most edits: such nodes' lines are copied but for the number.
     const newCommunity = new Uint8Array(nodes.length);
-    for (let i = 0; i < nodes.length; i++) if (nodes[i]! >= 0 && previousCommunity[nodes[i]!] !== doc.nodes[i]!.community) newCommunity[i] = 1;
+    for (let i = 0; i < nodes.length; i++) {
+      if (nodes[i]! < 0) continue;
+      const was = previousCommunity[nodes[i]!];
+      if (was !== doc.nodes[i]!.community) newCommunity[i] = Number.isInteger(was) ? 1 : 2;
+    }
     try {
       graphText = reuseGraphRanges(folder.graphJsonBytes(), doc, nodes, reuse.links, newCommunity);
     } catch {
