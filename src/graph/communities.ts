@@ -158,7 +158,7 @@ function charKind(c: number): number {
 
 /**
  * Distinct name tokens of a label, memoized for the process: labels repeat across the runs of a
- * resident updater (`update --watch`) and across communities. Bounded: cleared when it grows large.
+ * keeper (`update --watch`, `serve --watch`) and across communities. Bounded: cleared when it grows large.
  */
 const TOKENS = new Map<string, readonly string[]>();
 const TOKENS_MAX = 1 << 19;

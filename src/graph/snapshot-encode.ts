@@ -7,7 +7,7 @@ import {
 
 /**
  * Encoding graph.cbor (the format is described in snapshot.ts). Every string goes into one table in
- * order of first use, so the bytes depend only on the document. A resident updater passes an
+ * order of first use, so the bytes depend only on the document. An update passes an
  * {@link EncodeMemo}: strings then get lasting numbers, and the rows of node and link objects that
  * the last encode also had (the update kept them) are copied from its columns instead of being read
  * and looked up again. The bytes are the same either way (property-tested).
@@ -88,8 +88,8 @@ class StringTable {
 }
 
 /**
- * What {@link encodeGraph} keeps between encodes of successive versions of one graph (a resident
- * updater re-encodes after every edit, and most node and link objects are the very same ones):
+ * What {@link encodeGraph} keeps between encodes of successive versions of one graph (an update
+ * re-encodes after every edit, and most node and link objects are the very same ones):
  * lasting string numbers, and the last encode's objects and columns, so an unchanged row is copied
  * (its strings added by number) instead of read and looked up field by field.
  */
