@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ExtractSummary } from '../src/extract/pipeline.node.ts';
-import { watchSocketPath } from '../src/extract/watch-socket.node.ts';
+import { keeperSocketPath } from '../src/extract/keeper-socket.node.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -112,7 +112,7 @@ export async function runUpdateBench(
     if (viaWatcher === 'request' || viaWatcher === 'events') {
       const poll = viaWatcher === 'events' ? [] : ['--poll', '3600000'];
       watcher = spawn(process.execPath, [...cli(), 'update', repo, '--out', out, '--watch', ...poll], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-      const socket = watchSocketPath(resolve(out));
+      const socket = keeperSocketPath(resolve(out));
       for (let t = 0; !existsSync(socket); t++) {
         if (t > 600) throw new Error('Cannot bench updates handed to the watcher: it did not start within 60 s');
         await new Promise((r) => setTimeout(r, 100));

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, REPO_ROOT } from './pipeline-fixture.ts';
-import { watchSocketPath } from '../../src/extract/watch-socket.node.ts';
+import { keeperSocketPath } from '../../src/extract/keeper-socket.node.ts';
 
 // These spawn the compiled CLI (dist/, built by `npm test`'s pretest), which also proves the worker
 // pool loads its compiled worker from dist/.
@@ -154,7 +154,7 @@ test('a one-shot synaptic update is handed to the running watcher of its folder;
   const next = lineReader(child);
   try {
     assert.equal((JSON.parse(await next()) as { mode: string }).mode, 'full');
-    const socket = watchSocketPath(out);
+    const socket = keeperSocketPath(out);
     for (let t = 0; !existsSync(socket); t++) {
       assert.ok(t < 200, 'the watcher serves its socket');
       await new Promise((r) => setTimeout(r, 50));

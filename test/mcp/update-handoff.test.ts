@@ -4,14 +4,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI, extractFixture, RawServer, serveArgs, text } from './helpers.ts';
-import { watchSocketPath } from '../../src/extract/watch-socket.node.ts';
+import { keeperSocketPath } from '../../src/extract/keeper-socket.node.ts';
 
 test('serve --watch answers a one-shot synaptic update of its outputs, and its next answer has the edit', { skip: !existsSync(CLI) && 'dist/ not built (npm run build)' }, async () => {
   const fx = extractFixture();
   const server = new RawServer(serveArgs(fx.graph, '--watch'), fx.env);
   try {
     await server.ready();
-    const socket = watchSocketPath(dirname(fx.graph));
+    const socket = keeperSocketPath(dirname(fx.graph));
     for (let t = 0; !existsSync(socket); t++) {
       assert.ok(t < 200, `the server serves update requests: ${server.stderr}`);
       await new Promise((r) => setTimeout(r, 50));

@@ -7,7 +7,7 @@ import { checkHttpArgs, defaultThreads, serveHttp } from '../serve-http.ts';
 import { serveStdio } from '../../mcp/stdio.ts';
 import { createSynapticServer } from '../../mcp/synaptic-server.ts';
 import { extractorVersion } from '../../extract/identity.node.ts';
-import { answerUpdates } from '../../extract/watch-socket.node.ts';
+import { answerUpdates } from '../../extract/keeper-socket.node.ts';
 import { parseGraphBytes } from '../../graph/load.node.ts';
 import type { GraphDocument } from '../../graph/model.ts';
 import type { ToolProvider } from '../../mcp/tool.ts';

@@ -1,7 +1,7 @@
 import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
 import { extractorVersion } from '../../extract/identity.node.ts';
-import { answerUpdates, askWatcher, type KeeperKind, type UpdateRequest } from '../../extract/watch-socket.node.ts';
+import { answerUpdates, askKeeper, type KeeperKind, type UpdateRequest } from '../../extract/keeper-socket.node.ts';
 import type { ExtractOptions } from '../../extract/pipeline.node.ts';
 import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, printSummary, runExtractCommand, summaryLine, type ExtractArgs } from './extract-args.ts';
 
@@ -63,7 +63,7 @@ async function updateByWatcher(args: ExtractArgs): Promise<boolean> {
   const waiting = process.stderr.isTTY
     ? setTimeout(() => process.stderr.write('synaptic: waiting for the watcher or server that keeps this folder current to finish its update (--no-watcher: update here instead)\n'), 1500)
     : undefined;
-  const reply = await askWatcher(requestOf(args)).finally(() => clearTimeout(waiting));
+  const reply = await askKeeper(requestOf(args)).finally(() => clearTimeout(waiting));
   if (!reply) return false;
   if (!reply.ok) {
     if (reply.declined) return false;

@@ -5,7 +5,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { askWatcher, privateFolder, serveWatchSocket, watchSocketPath, type UpdateRequest } from '../../src/extract/watch-socket.node.ts';
+import { askKeeper, privateFolder, serveKeeperSocket, keeperSocketPath, type UpdateRequest } from '../../src/extract/keeper-socket.node.ts';
 import type { ExtractSummary } from '../../src/extract/pipeline.node.ts';
 
 const unix = process.platform !== 'win32';
@@ -26,32 +26,32 @@ function rawExchange(path: string, line: string): Promise<string> {
   });
 }
 
-test('askWatcher: no watcher is null; a watcher answers, declines, or reports its failure', async () => {
+test('askKeeper: no watcher is null; a watcher answers, declines, or reports its failure', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'synaptic-socket-'));
   try {
-    assert.equal(await askWatcher(request(outDir)), null, 'nobody listens');
+    assert.equal(await askKeeper(request(outDir)), null, 'nobody listens');
     const summary = { mode: 'update', parsed: 1 } as unknown as ExtractSummary;
-    const served = await serveWatchSocket(outDir, async (r) => {
+    const served = await serveKeeperSocket(outDir, async (r) => {
       if (r.version !== 'v1') return { ok: false, error: 'other version', declined: true };
       if (r.root !== '/repo') throw new Error('disk full');
       return { ok: true, summary, pid: 42 };
     });
     assert.equal(served.serving, true);
     try {
-      assert.deepEqual(await askWatcher(request(outDir)), { ok: true, summary, pid: 42 });
-      assert.deepEqual(await askWatcher(request(outDir, 'v2')), { ok: false, error: 'other version', declined: true });
-      assert.deepEqual(await askWatcher({ ...request(outDir), root: '/elsewhere' }), { ok: false, error: 'disk full', declined: false });
-      const bad = JSON.parse(await rawExchange(watchSocketPath(outDir), '{"op":"delete"}\n')) as { ok: boolean; declined: boolean; error: string };
+      assert.deepEqual(await askKeeper(request(outDir)), { ok: true, summary, pid: 42 });
+      assert.deepEqual(await askKeeper(request(outDir, 'v2')), { ok: false, error: 'other version', declined: true });
+      assert.deepEqual(await askKeeper({ ...request(outDir), root: '/elsewhere' }), { ok: false, error: 'disk full', declined: false });
+      const bad = JSON.parse(await rawExchange(keeperSocketPath(outDir), '{"op":"delete"}\n')) as { ok: boolean; declined: boolean; error: string };
       assert.deepEqual([bad.ok, bad.declined], [false, true]);
       assert.match(bad.error, /op is not 'update'/);
-      assert.match((JSON.parse(await rawExchange(watchSocketPath(outDir), 'not json\n')) as { error: string }).error, /not JSON/);
-      const second = await serveWatchSocket(outDir, async () => ({ ok: false, error: 'second', declined: true }));
+      assert.match((JSON.parse(await rawExchange(keeperSocketPath(outDir), 'not json\n')) as { error: string }).error, /not JSON/);
+      const second = await serveKeeperSocket(outDir, async () => ({ ok: false, error: 'second', declined: true }));
       assert.equal(second.serving, false, 'a live watcher keeps its socket');
-      assert.deepEqual(await askWatcher(request(outDir)), { ok: true, summary, pid: 42 }, 'the first watcher still answers');
+      assert.deepEqual(await askKeeper(request(outDir)), { ok: true, summary, pid: 42 }, 'the first watcher still answers');
     } finally {
       await served.close();
     }
-    assert.equal(await askWatcher(request(outDir)), null, 'closed: nobody answers');
+    assert.equal(await askKeeper(request(outDir)), null, 'closed: nobody answers');
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
@@ -59,24 +59,24 @@ test('askWatcher: no watcher is null; a watcher answers, declines, or reports it
 
 test('a stale socket left by a dead watcher is replaced; a hung watcher times out as no answer', { skip: !unix && 'Unix sockets' }, async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'synaptic-socket-'));
-  const path = watchSocketPath(outDir);
+  const path = keeperSocketPath(outDir);
   try {
-    await askWatcher(request(outDir)); // creates the private socket folder
-    // A listener that never answers: askWatcher gives up after its timeout.
+    await askKeeper(request(outDir)); // creates the private socket folder
+    // A listener that never answers: askKeeper gives up after its timeout.
     const held = new Set<Socket>();
     const hung = createServer((socket) => held.add(socket));
     await new Promise<void>((resolve) => hung.listen(path, resolve));
-    assert.equal(await askWatcher(request(outDir), 300), null);
+    assert.equal(await askKeeper(request(outDir), 300), null);
     for (const socket of held) socket.destroy();
     await new Promise<void>((resolve) => hung.close(() => resolve()));
     // A watcher killed with SIGKILL leaves its socket file behind.
     const killed = spawnSync(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.kill(process.pid, 'SIGKILL'))`]);
     assert.equal(killed.signal, 'SIGKILL');
     assert.ok(existsSync(path), 'a stale socket file is there');
-    const served = await serveWatchSocket(outDir, async () => ({ ok: true, summary: {} as ExtractSummary, pid: 7 }));
+    const served = await serveKeeperSocket(outDir, async () => ({ ok: true, summary: {} as ExtractSummary, pid: 7 }));
     try {
       assert.equal(served.serving, true, 'the stale socket was replaced');
-      assert.equal((await askWatcher(request(outDir)))?.ok, true);
+      assert.equal((await askKeeper(request(outDir)))?.ok, true);
     } finally {
       await served.close();
     }

@@ -41,7 +41,7 @@ const MAX_LINE = 64 * 1024;
  * The socket of the watcher of `outDir` (an absolute, resolved path): in a per-user folder under the
  * temp directory (Unix socket paths are limited to ~100 bytes, so it is named by a hash).
  */
-export function watchSocketPath(outDir: string): string {
+export function keeperSocketPath(outDir: string): string {
   const hash = folderHash(outDir);
   if (process.platform === 'win32') return `\\\\.\\pipe\\synaptic-update-${hash}`;
   return join(socketFolder(), `update-${hash}.sock`);
@@ -87,7 +87,7 @@ function removeStaleSocket(path: string): void {
   }
 }
 
-export interface WatchSocket {
+export interface KeeperSocket {
   /** False when another live watcher already serves this folder (this one then only watches). */
   readonly serving: boolean;
   close(): Promise<void>;
@@ -132,9 +132,9 @@ function exchange(path: string, request: unknown, timeoutMs: number): Promise<un
  * the caller runs the update itself. `timeoutMs` bounds the whole exchange (an update of a big
  * change can take a while; a hung watcher must not hang the caller forever).
  */
-export async function askWatcher(request: UpdateRequest, timeoutMs = 10 * 60_000): Promise<UpdateReply | null> {
+export async function askKeeper(request: UpdateRequest, timeoutMs = 10 * 60_000): Promise<UpdateReply | null> {
   if (!privateFolder()) return null;
-  const reply = await exchange(watchSocketPath(request.outDir), request, timeoutMs);
+  const reply = await exchange(keeperSocketPath(request.outDir), request, timeoutMs);
   if (!reply || typeof reply !== 'object') return null;
   const r = reply as Partial<UpdateReply>;
   if (r.ok === true && 'summary' in r && 'pid' in r && typeof r.pid === 'number' && r.summary && typeof r.summary === 'object') return r as UpdateReply;
@@ -168,10 +168,10 @@ function parseRequest(line: string): UpdateRequest | typeof PING | string {
  * socket left by a dead keeper is replaced; a live one is left alone (`serving` false): the first
  * keeper of a folder answers for it.
  */
-export async function serveWatchSocket(outDir: string, handle: (request: UpdateRequest) => Promise<UpdateReply>): Promise<WatchSocket> {
-  const idle: WatchSocket = { serving: false, close: async () => {} };
+export async function serveKeeperSocket(outDir: string, handle: (request: UpdateRequest) => Promise<UpdateReply>): Promise<KeeperSocket> {
+  const idle: KeeperSocket = { serving: false, close: async () => {} };
   if (!privateFolder()) return idle;
-  const path = watchSocketPath(outDir);
+  const path = keeperSocketPath(outDir);
   if (process.platform !== 'win32') {
     // A socket file answers only while its watcher lives: a ping tells a live one from a stale one.
     if ((await exchange(path, { op: 'ping' }, 2000)) !== null) return idle;
@@ -229,8 +229,8 @@ export async function serveWatchSocket(outDir: string, handle: (request: UpdateR
  * output folder and options) by running `update`; any other request is declined, so its client
  * updates in its own process.
  */
-export function answerUpdates(own: UpdateRequest, by: KeeperKind, update: () => Promise<ExtractSummary>): Promise<WatchSocket> {
-  return serveWatchSocket(own.outDir, async (request): Promise<UpdateReply> => {
+export function answerUpdates(own: UpdateRequest, by: KeeperKind, update: () => Promise<ExtractSummary>): Promise<KeeperSocket> {
+  return serveKeeperSocket(own.outDir, async (request): Promise<UpdateReply> => {
     if (request.version !== own.version) {
       return { ok: false, error: `this process runs ${own.version}, the request comes from ${request.version}`, declined: true };
     }
