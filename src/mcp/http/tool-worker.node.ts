@@ -58,19 +58,12 @@ async function main(): Promise<void> {
   const init = workerData as ToolWorkerInit;
   const send = (message: ToMain) => port.postMessage(message);
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  let core;
-  try {
-    const { Core } = await import('../../core/index.ts');
-    core = await Core.load();
-  } catch {
-    core = undefined; // the main thread already warned; the TypeScript traversals answer the same
-  }
+  // (createSynapticServer loads the WASM core itself, and fails with the reason when it cannot)
   const server = await createSynapticServer({
     graphPath: init.graphPath,
     sourceRoot: init.sourceRoot,
     concise: init.concise,
     profile: init.profile,
-    core,
     providers: [],
     queryLog: init.queryLog,
     name: init.name,
