@@ -290,7 +290,7 @@ export class CoreGraph {
     });
   }
 
-  /** PageRank (or personalized PageRank) scores; sums to 1 (conventions: shared/graph-fixtures). */
+  /** PageRank (or personalized PageRank) scores; sums to 1 (conventions: test/fixtures/graph-fixtures/README.md). */
   pagerank(opts: PageRankOptions = {}): Float64Array {
     const action = 'run pagerank';
     const h = this.handle(action);

@@ -1,7 +1,7 @@
 /**
  * The code-graph data model shared by extraction, the query engine, the MCP server and the explorer.
  *
- * `graph.json` is NetworkX node-link JSON (see ../shared/spec/synaptic-mcp-server.md): these types are
+ * `graph.json` is NetworkX node-link JSON (the spec's synaptic-mcp-server.md): these types are
  * its exact shape. `NodeKey` is the stable string id written to disk; `NodeId` is the dense index
  * (0..n-1) the WASM core works on. Only `graph/` converts between the two. Browser-safe: no `node:`.
  */
