@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { failure, INVALID_PARAMS, parseErrorResponse, requestEnvelope, type JsonRpcId, type JsonRpcMessage } from './protocol.ts';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.ts';
+import { failure, INVALID_PARAMS, INVALID_REQUEST, parseErrorResponse, requestEnvelope, type JsonRpcFailure, type JsonRpcId, type JsonRpcMessage } from './protocol.ts';
 import type { McpCore, Session } from './server.ts';
 import type { SubscriptionHub } from './subscriptions.ts';
 
@@ -13,12 +14,15 @@ export interface StdioOptions {
    * then notified on every matching update until `notifications/cancelled` names it.
    */
   hub?: SubscriptionHub;
+  /** A longer line is answered with -32600 and skipped (default 64 MiB; `synaptic serve --max-line-bytes`). */
+  maxLineBytes?: number;
 }
 
 /**
  * Newline-delimited JSON-RPC over a byte stream pair (stdin/stdout by default), on top of the
  * transport-independent core: one response line per request, notifications unanswered, blank lines
- * ignored, a line that is not JSON answered with -32700. Requests run concurrently; each response is
+ * ignored, a line that is not JSON answered with -32700, a line over the size limit answered with
+ * -32600 and skipped without being kept. Requests run concurrently; each response is
  * written as one line when it is ready. Resolves when the input ends and in-flight calls finished.
  */
 export function serveStdio(core: McpCore, options: StdioOptions = {}): { session: Session; done: Promise<void> } {
@@ -63,7 +67,6 @@ export function serveStdio(core: McpCore, options: StdioOptions = {}): { session
     }
     return true;
   };
-  let buffer = '';
   const onLine = (raw: string) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (!line.trim()) return;
@@ -83,25 +86,21 @@ export function serveStdio(core: McpCore, options: StdioOptions = {}): { session
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   };
-  input.setEncoding?.('utf8');
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const lines = new LineSplitter(maxLineBytes, {
+    line: onLine,
+    oversized: () => {
+      options.log?.(`[synaptic] skipped an input line longer than ${describeBytes(maxLineBytes)}`);
+      write(oversizedLineResponse(maxLineBytes));
+    },
+  });
   const done = new Promise<void>((resolve) => {
-    input.on('data', (chunk: string | Buffer) => {
-      buffer += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-      let nl: number;
-      while ((nl = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        onLine(line);
-      }
-    });
+    input.on('data', (chunk: string | Buffer) => lines.push(chunk));
     let ended = false;
     const finish = () => {
       if (ended) return;
       ended = true;
-      if (buffer.length) {
-        onLine(buffer);
-        buffer = '';
-      }
+      lines.end();
       void Promise.allSettled([...inFlight]).then(() => {
         for (const stop of listeners.values()) stop();
         listeners.clear();
@@ -113,4 +112,19 @@ export function serveStdio(core: McpCore, options: StdioOptions = {}): { session
     input.on('close', finish);
   });
   return { session, done };
+}
+
+/** The answer to a line over the limit: its id is unknown, since the line is never parsed. */
+function oversizedLineResponse(maxLineBytes: number): JsonRpcFailure {
+  return failure(
+    null,
+    INVALID_REQUEST,
+    `Invalid Request: the message is longer than this server's line limit of ${describeBytes(maxLineBytes)}; ` +
+      `it was skipped up to its newline. Send smaller messages, or start the server with 'synaptic serve --max-line-bytes <n>' to raise the limit`,
+  );
+}
+
+function describeBytes(n: number): string {
+  const mib = n / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB (${n} bytes)` : `${n} bytes`;
 }

@@ -5,6 +5,7 @@ import { UsageError, type Command } from '../command.ts';
 import { packageVersion } from '../version.ts';
 import { checkHttpArgs, defaultThreads, serveHttp } from '../serve-http.ts';
 import { serveStdio } from '../../mcp/stdio.ts';
+import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING } from '../../mcp/line-splitter.ts';
 import { createSynapticServer } from '../../mcp/synaptic-server.ts';
 import { extractorVersion } from '../../extract/identity.node.ts';
 import { answerUpdates } from '../../extract/keeper-socket.node.ts';
@@ -37,6 +38,9 @@ Options:
                         cores, else cores - 1 up to 2; 0 with --immutable-graph)
   --max-sessions <n>    with --http: keep at most n legacy (initialize) sessions; a new one past that ends the
                         one idle longest (default 1000)
+  --max-line-bytes <n>  on stdio: the largest message (one input line) accepted, in bytes, or with a K, M or G
+                        suffix (KiB, MiB, GiB); a longer line is answered with a JSON-RPC error (-32600) and
+                        skipped (default 64M, from 1024 to ${MAX_LINE_BYTES_CEILING})
   --allow-exec          reserved for the command-running tool; nothing that runs commands exists yet
   --no-freshen          serve the graph as is (by default a background walk finds edited source files,
                         re-extracts them and calls wait for that update)
@@ -59,6 +63,7 @@ interface ServeArgs {
   readyFile?: string;
   threads?: number;
   maxSessions?: number;
+  maxLineBytes?: number;
   allowExec: boolean;
   watchSources: boolean;
   immutable: boolean;
@@ -129,6 +134,9 @@ function parseArgs(argv: string[]): ServeArgs {
         out.maxSessions = Number(v);
         break;
       }
+      case '--max-line-bytes':
+        out.maxLineBytes = parseLineLimit(value());
+        break;
       case '--allow-exec':
         out.allowExec = true;
         break;
@@ -139,6 +147,7 @@ function parseArgs(argv: string[]): ServeArgs {
   if (out.readyFile && !out.http) throw new UsageError('--ready-file requires --http');
   if (out.threads !== undefined && !out.http) throw new UsageError('--threads requires --http (stdio answers on one thread)');
   if (out.maxSessions !== undefined && !out.http) throw new UsageError('--max-sessions requires --http (stdio has one session)');
+  if (out.maxLineBytes !== undefined && out.http) throw new UsageError('--max-line-bytes applies to stdio; it cannot be used with --http');
   // Workers read the graph file themselves; a pinned graph is served only from the verified bytes.
   if (out.threads && out.immutable) throw new UsageError('--threads cannot be used with --immutable-graph (workers would re-read the graph file)');
   if (out.expectedSha256 !== undefined && !out.immutable) throw new UsageError('--expected-graph-sha256 requires --immutable-graph');
@@ -147,6 +156,20 @@ function parseArgs(argv: string[]): ServeArgs {
   }
   if (out.http) checkHttpArgs({ http: out.http, readyFile: out.readyFile });
   return out;
+}
+
+const LINE_LIMIT_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** `--max-line-bytes`: a whole number of bytes, optionally in KiB/MiB/GiB, that one string can hold. */
+function parseLineLimit(v: string): number {
+  const m = /^(\d{1,10})([kmg]?)$/i.exec(v);
+  const n = m ? Number(m[1]) * LINE_LIMIT_UNITS[m[2]!.toLowerCase()]! : NaN;
+  if (!(n >= 1024 && n <= MAX_LINE_BYTES_CEILING)) {
+    throw new UsageError(
+      `--max-line-bytes must be a whole number of bytes from 1024 to ${MAX_LINE_BYTES_CEILING}, optionally with a K, M or G suffix (default ${DEFAULT_MAX_LINE_BYTES / 1024 ** 2}M), got '${v}'`,
+    );
+  }
+  return n;
 }
 
 /**
@@ -236,7 +259,7 @@ export const serveCommand: Command = {
       await server.close();
       return 0;
     }
-    const { done } = serveStdio(server.core, { log, hub: server.hub });
+    const { done } = serveStdio(server.core, { log, hub: server.hub, maxLineBytes: args.maxLineBytes });
     const ix = server.live.engine.ix;
     log(`[synaptic] graph ${graphPath}: ${ix.n} nodes, ${ix.m} edges (from ${server.live.format === 'cbor' ? 'graph.cbor' : 'graph.json'}; ready in ${Math.round(performance.now() - started)} ms)`);
     log('[synaptic] MCP server ready on stdio');
