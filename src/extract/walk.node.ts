@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
 import { languageForPath, type LanguageId } from './languages.ts';
 import { isIgnored, parseIgnoreFile, type IgnoreScope } from './ignore-rules.ts';
@@ -87,7 +87,7 @@ export interface DirListing {
 type WalkStep =
   | { kind: 'dir'; name: string }
   | { kind: 'secret'; name: string }
-  | { kind: 'file'; name: string; language: LanguageId | null; isContext: boolean };
+  | { kind: 'file'; name: string; language: LanguageId | null; isContext: boolean; link: boolean };
 
 /**
  * Folder listings kept between walks (synaptic-out/.walk.cbor): a folder whose mtime is what it was
@@ -125,6 +125,16 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
   const files: WalkedFile[] = [];
   const contextFiles: string[] = [];
   const skipped: Record<string, string> = {};
+  let realRoot: string | null = null;
+  const insideRoot = (abs: string): boolean => {
+    try {
+      realRoot ??= realpathSync(root);
+      const target = realpathSync(abs);
+      return target === realRoot || target.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+    } catch {
+      return false; // dangling: nothing to read
+    }
+  };
 
   const cache = options.listings;
   const list = (absDir: string, relDir: string): DirListing | null => {
@@ -184,7 +194,7 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
       const isContext = contextNames.has(name);
       const language = languageForPath(rel);
       if (!language && !isContext) continue;
-      steps.push({ kind: 'file', name, language, isContext });
+      steps.push({ kind: 'file', name, language, isContext, link: kind === 3 });
     }
     return steps;
   };
@@ -224,6 +234,12 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
       }
       const { language } = step;
       const abs = join(absDir, step.name);
+      // A link is followed only while its target stays inside the repository (no /etc/passwd, no
+      // other checkout, reaches the graph through a planted link).
+      if (step.link && !insideRoot(abs)) {
+        if (language || step.isContext) skipped[rel] = 'symbolic link out of the repository';
+        continue;
+      }
       let size: number;
       let mtimeMs: number;
       try {
@@ -255,14 +271,14 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
   return { files, contextFiles, skipped };
 }
 
-const LISTINGS_VERSION = 2;
+const LISTINGS_VERSION = 3;
 
 /** A short stable name for the rules a plan was made under. */
 function planKey(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 22);
 }
 
-/** Step kinds on disk: 0 folder, 1 secret, 2 file, 3 context file; plus the file's language ('' none). */
+/** Step kinds on disk: 0 folder, 1 secret, 2 file, 3 context file (+4: a symbolic link); plus the file's language ('' none). */
 type WirePlan = [key: string, kinds: Uint8Array, names: string[], languages: string[]];
 
 function planToWire(plan: NonNullable<DirListing['plan']>): WirePlan {
@@ -270,7 +286,7 @@ function planToWire(plan: NonNullable<DirListing['plan']>): WirePlan {
   const names: string[] = [];
   const languages: string[] = [];
   plan.steps.forEach((step, i) => {
-    kinds[i] = step.kind === 'dir' ? 0 : step.kind === 'secret' ? 1 : step.isContext ? 3 : 2;
+    kinds[i] = step.kind === 'dir' ? 0 : step.kind === 'secret' ? 1 : (step.isContext ? 3 : 2) + (step.link ? 4 : 0);
     names.push(step.name);
     languages.push(step.kind === 'file' ? step.language ?? '' : '');
   });
@@ -287,7 +303,7 @@ function planFromWire(w: unknown): DirListing['plan'] | undefined {
     const name = names[i]!;
     if (kind === 0) steps.push({ kind: 'dir', name });
     else if (kind === 1) steps.push({ kind: 'secret', name });
-    else steps.push({ kind: 'file', name, language: (languages[i] || null) as LanguageId | null, isContext: kind === 3 });
+    else steps.push({ kind: 'file', name, language: (languages[i] || null) as LanguageId | null, isContext: (kind & 3) === 3, link: kind >= 4 });
   }
   return { key, steps };
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runExtract } from '../../src/extract/pipeline.node.ts';
 import { walkRepository, classifyContent, encodeListings, loadListings, type ListingCache } from '../../src/extract/walk.node.ts';
@@ -172,4 +172,42 @@ test('isIgnored: the last-segment name/suffix filters never change an answer of 
   assert.deepEqual(parseIgnoreFile('docs/**/draft.md\n*.log\na/**\n.env.*.local\nx?.md').map((r) => [r.name, r.prefix, r.suffix]), [
     ['draft.md', undefined, undefined], [undefined, undefined, '.log'], [undefined, undefined, undefined], [undefined, '.env.', '.local'], [undefined, undefined, undefined],
   ]);
+});
+
+test('the walk never follows a link out of the repository, and outputs never go through a link', async () => {
+  const fx = copyFixture();
+  const outside = join(fx.dir, '..', 'outside');
+  try {
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.ts'), 'export function leakedFromOutside(): string {\n  return "outside";\n}\n');
+    writeFileSync(join(outside, 'tsconfig.json'), '{ "compilerOptions": { "paths": { "@leak/*": ["../../etc/*"] } } }\n');
+    symlinkSync(join(outside, 'secret.ts'), join(fx.dir, 'src/leak.ts'));
+    symlinkSync(join(outside, 'tsconfig.json'), join(fx.dir, 'src/tsconfig.json'));
+    symlinkSync(outside, join(fx.dir, 'src/outside-dir'));
+    symlinkSync('util/strings.ts', join(fx.dir, 'src/alias.ts')); // inside the repository: followed
+    const out = join(fx.dir, 'synaptic-out');
+    const summary = await runExtract({ root: fx.dir, outDir: out, workers: 0 });
+    assert.ok(summary.nodes > 20);
+    const graph = readFileSync(join(out, 'graph.json'), 'utf8');
+    assert.ok(!graph.includes('leakedFromOutside') && !graph.includes('@leak'), 'nothing from outside the root reaches the graph');
+    const doc = JSON.parse(graph) as GraphDocument;
+    assert.equal(doc.graph.skipped_files?.['src/leak.ts'], 'symbolic link out of the repository');
+    assert.equal(doc.graph.skipped_files?.['src/tsconfig.json'], 'symbolic link out of the repository');
+    assert.ok(doc.nodes.some((n) => n.source_file === 'src/alias.ts'), 'a link inside the repository is read');
+    assert.ok(!doc.nodes.some((n) => n.source_file.startsWith('src/outside-dir')), 'a linked folder is not entered');
+
+    // A repository that ships its output folder (or the facts cache in it) as a link is refused.
+    const planted = join(fx.dir, '..', 'planted-out');
+    mkdirSync(planted);
+    rmSync(out, { recursive: true, force: true });
+    symlinkSync(planted, out);
+    await assert.rejects(runExtract({ root: fx.dir, outDir: out, workers: 0 }), /Cannot write .*synaptic-out: it is a symbolic link \(to .*planted-out\); outputs go only into a real folder/);
+    rmSync(out);
+    mkdirSync(out);
+    symlinkSync(planted, join(out, '.facts'));
+    await assert.rejects(runExtract({ root: fx.dir, outDir: out, workers: 0 }), /\.facts: it is a symbolic link/);
+    assert.deepEqual(readdirSync(planted), [], 'nothing was written where the links point');
+  } finally {
+    fx.cleanup();
+  }
 });

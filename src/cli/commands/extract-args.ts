@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../command.ts';
 import type { ExtractSummary } from '../../extract/pipeline.node.ts';
 import { OUTPUT_DIR_NAME } from '../../extract/identity.node.ts';
+import { checkOutputFolder } from '../../extract/out/check.node.ts';
 import { createProgress } from '../progress.ts';
 
 /** Options shared by `synaptic extract` and `synaptic update`. */
@@ -57,6 +58,11 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
   }
   if (!st.isDirectory()) throw new UsageError(`Cannot ${action}: path '${path ?? root}' is not a directory`);
   const outDir = resolve(out ?? join(root, OUTPUT_DIR_NAME));
+  try {
+    checkOutputFolder(outDir);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   try {
     mkdirSync(outDir, { recursive: true });
     const probe = join(outDir, `.write-probe-${process.pid}`);

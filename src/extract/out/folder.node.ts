@@ -6,6 +6,7 @@ import { decodeSnapshot, snapshotToDocument } from '../../graph/snapshot.ts';
 import { EncodeMemo } from '../../graph/snapshot-encode.ts';
 import { writeAtomic } from '../repo-files.node.ts';
 import { loadListings, type DirListing } from '../walk.node.ts';
+import { checkOutputFolder } from './check.node.ts';
 import { KeptOutputs } from './kept.node.ts';
 import { lockOutDir, type OutLock } from './lock.node.ts';
 
@@ -57,8 +58,9 @@ export class OutputFolder {
     return join(this.dir, name);
   }
 
-  /** One writer per output folder at a time (see lock.node.ts). */
+  /** One writer per output folder at a time (see lock.node.ts); refused when the folder is not a real one of ours. */
   lock(): Promise<OutLock> {
+    checkOutputFolder(this.dir);
     return lockOutDir(this.dir);
   }
 
