@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { compileSearchPattern, SearchPatternError, type SearchPattern } from './search-pattern.ts';
 
 /** A read that the source jail refused or could not serve; the message names the cause and the root. */
 export class SourceAccessError extends Error {
@@ -251,6 +252,8 @@ export interface TextSearchOptions {
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', 'synaptic-out', '.hg', '.svn', 'dist', 'build', 'target', 'vendor', '__pycache__', '.venv', 'venv', '.next', 'coverage']);
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Longest stretch of matching before search_text lets the event loop answer other requests. */
+const SEARCH_SLICE_MS = 10;
 
 /** Convert a path glob (`**`, `*`, `?`, `{a,b}`) to a RegExp over `/`-separated relative paths. */
 export function globToRegExp(glob: string): RegExp {
@@ -307,12 +310,12 @@ function ignoreRules(root: string): RegExp[] {
  */
 export async function searchText(root: string | undefined, options: TextSearchOptions): Promise<{ hits: TextHit[]; total: number; truncated: boolean; filesScanned: number }> {
   if (!root) throw new SourceAccessError('Cannot search text: no source root configured (start the server with --source-root <dir>)');
-  const flags = options.caseSensitive === true ? 'g' : options.caseSensitive === false ? 'gi' : /[A-Z]/.test(options.pattern) ? 'g' : 'gi';
-  let re: RegExp;
+  let pattern: SearchPattern;
   try {
-    re = new RegExp(options.literal ? escapeRe(options.pattern) : options.pattern, flags);
+    pattern = await compileSearchPattern(options.pattern, options);
   } catch (err) {
-    throw new SourceAccessError(`Cannot search text: invalid regex '${options.pattern}' (${err instanceof Error ? err.message : String(err)}); pass literal=true for a fixed string`);
+    if (err instanceof SearchPatternError) throw new SourceAccessError(err.message);
+    throw err;
   }
   let base = root;
   if (options.subdir) {
@@ -331,6 +334,7 @@ export async function searchText(root: string | undefined, options: TextSearchOp
   let total = 0;
   let filesScanned = 0;
   let truncated = false;
+  let sliceStart = performance.now();
   const walk = async (dir: string): Promise<void> => {
     if (truncated) return;
     let entries;
@@ -376,21 +380,24 @@ export async function searchText(root: string | undefined, options: TextSearchOp
       }
       if (buf.subarray(0, 8000).includes(0)) continue; // binary
       filesScanned++;
-      const lines = buf.toString('utf8').split('\n');
+      const content = buf.toString('utf8');
+      if (!pattern.mayMatch(content)) continue;
+      const lines = content.split('\n');
       for (let i = 0; i < lines.length; i++) {
+        if (performance.now() - sliceStart > SEARCH_SLICE_MS) {
+          await new Promise(setImmediate); // one big file must not keep other requests waiting
+          sliceStart = performance.now();
+        }
         const text = lines[i]!;
-        re.lastIndex = 0;
-        let m: RegExpExecArray | null;
-        while ((m = re.exec(text))) {
+        for (const m of pattern.matches(text)) {
           total++;
           if (hits.length < options.maxResults) {
             const fileRel = relative(root, full).split(sep).join('/');
-            hits.push({ file: fileRel, line: i + 1, col: m.index + 1, match: m[0], line_text: text.length > 300 ? text.slice(0, 300) + '\u2026' : text });
+            hits.push({ file: fileRel, line: i + 1, col: m.index + 1, match: m.text, line_text: text.length > 300 ? text.slice(0, 300) + '\u2026' : text });
           } else {
             truncated = true;
             return;
           }
-          if (m[0].length === 0) re.lastIndex++;
         }
       }
     }

@@ -5,7 +5,7 @@ import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 
 const input = z.object({
-  pattern: z.string().min(1).describe('A regex by default; a fixed string when literal=true.'),
+  pattern: z.string().min(1).describe('An RE2 regex by default (linear time: no backreferences or lookaround); a fixed string when literal=true.'),
   literal: z.boolean().optional().describe('Treat pattern as a literal string. Default false.'),
   case_sensitive: z.boolean().optional().describe('Omit for smart case (insensitive unless the pattern has an uppercase letter).'),
   repo: z.string().optional().describe('Restrict to one federated member (a tag from list_repos).'),
