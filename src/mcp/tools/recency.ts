@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { gitIn } from '../../extract/git.node.ts';
 
 export interface Recency {
   /** What `since` resolved to (ref or date) and the base commit diffed against. */
@@ -8,11 +8,6 @@ export interface Recency {
   weights: Map<string, number>;
 }
 
-function git(root: string, args: string[]): string | undefined {
-  const r = spawnSync('git', ['-C', root, ...args], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
-  return r.status === 0 ? r.stdout.trim() : undefined;
-}
-
 /**
  * Files changed on the current branch since a baseline: merge-base(since, HEAD)..working tree
  * (uncommitted edits and untracked files included), churn-weighted. `since` is a git ref, a date
@@ -20,27 +15,32 @@ function git(root: string, args: string[]): string | undefined {
  * or the baseline does not resolve (the caller then ignores the option, as the spec says).
  */
 export function changedSince(root: string | undefined, since: string): Recency | undefined {
-  if (!root || git(root, ['rev-parse', '--is-inside-work-tree']) !== 'true') return undefined;
+  if (!root) return undefined;
+  // The repository's own config never runs a program here (fsmonitor, filters, hooks...): see gitIn().
+  const run = gitIn(root);
+  const git = (args: string[]) => run(args)?.trim();
+  if (git(['rev-parse', '--is-inside-work-tree']) !== 'true') return undefined;
   let ref = since.trim();
   if (!ref || ref.startsWith('-')) return undefined;
   if (ref === 'auto') {
-    const head = git(root, ['symbolic-ref', '--short', 'refs/remotes/origin/HEAD']);
-    ref = head ?? (['main', 'master', 'trunk'].find((b) => git(root, ['rev-parse', '--verify', '-q', `${b}^{commit}`])) ?? '');
+    const head = git(['symbolic-ref', '--short', 'refs/remotes/origin/HEAD']);
+    ref = head ?? (['main', 'master', 'trunk'].find((b) => git(['rev-parse', '--verify', '-q', `${b}^{commit}`])) ?? '');
     if (!ref) return undefined;
   }
   let base: string | undefined;
-  if (git(root, ['rev-parse', '--verify', '-q', `${ref}^{commit}`])) base = git(root, ['merge-base', ref, 'HEAD']);
+  if (git(['rev-parse', '--verify', '-q', `${ref}^{commit}`])) base = git(['merge-base', ref, 'HEAD']);
   // git's date parser accepts almost anything, so only date-shaped baselines are read as dates.
   else if (/\d|\b(ago|yesterday|today|now|noon|midnight|sec|min|hour|day|week|month|year)s?\b/i.test(ref)) {
-    base = git(root, ['rev-list', '-1', `--before=${ref}`, 'HEAD']) || undefined;
+    base = git(['rev-list', '-1', `--before=${ref}`, 'HEAD']) || undefined;
   }
   if (!base) return undefined;
   const churn = new Map<string, number>();
-  for (const line of (git(root, ['diff', '--numstat', base]) ?? '').split('\n')) {
-    const m = /^(\d+|-)\t(\d+|-)\t(.+)$/.exec(line);
+  // -z: paths verbatim (no quoting); --no-renames: a rename is its new path, not "a => b".
+  for (const entry of (run(['diff', '--numstat', '-z', '--no-renames', base]) ?? '').split('\0')) {
+    const m = /^(\d+|-)\t(\d+|-)\t(.+)$/s.exec(entry);
     if (m) churn.set(m[3]!, (m[1] === '-' ? 1 : Number(m[1])) + (m[2] === '-' ? 1 : Number(m[2])));
   }
-  for (const f of (git(root, ['ls-files', '--others', '--exclude-standard']) ?? '').split('\n')) if (f) churn.set(f, Math.max(churn.get(f) ?? 0, 10));
+  for (const f of (run(['ls-files', '-z', '--others', '--exclude-standard']) ?? '').split('\0')) if (f) churn.set(f, Math.max(churn.get(f) ?? 0, 10));
   const max = Math.max(1, ...churn.values());
   const weights = new Map<string, number>();
   for (const [f, c] of churn) weights.set(f, Math.log1p(c) / Math.log1p(max));
