@@ -17,7 +17,8 @@ test('seal() and open() round-trip any bytes', () => {
   for (const text of ['', 'a', 'päss wörd 🔑', 'x'.repeat(70_000)]) {
     const s = seal(key, Buffer.from(text), 'aad');
     assert.equal(open(key, s, 'aad', 't').toString(), text);
-    assert.ok(!Buffer.from(s.data, 'base64').toString().includes(text) || text === '');
+    // (a 1-byte ciphertext equals a 1-byte text with chance 1/256: checked only where that chance is negligible)
+    assert.ok(text.length < 8 || !Buffer.from(s.data, 'base64').toString().includes(text));
   }
 });
 
