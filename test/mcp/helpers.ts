@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(ROOT, 'dist/cli/main.js');
@@ -156,4 +157,30 @@ export function richFixture(): ReturnType<typeof extractFixture> {
       symlinkSync('/etc', join(repo, 'src/etc-link'));
     },
   );
+}
+
+/**
+ * One raw stdio server on an extracted fixture for the tests of a file: started in `before`, closed
+ * (and the fixture removed) in `after`. `prepare` edits the repository before the extract.
+ */
+export function rawServerForFile(prepare?: (repo: string) => void): { readonly fx: ReturnType<typeof extractFixture>; readonly server: RawServer } {
+  let fx: ReturnType<typeof extractFixture> | undefined;
+  let server: RawServer | undefined;
+  before(async () => {
+    fx = extractFixture(prepare);
+    server = new RawServer(serveArgs(fx.graph), fx.env);
+    await server.ready();
+  });
+  after(async () => {
+    await server?.close();
+    fx?.cleanup();
+  });
+  return {
+    get fx() {
+      return fx!;
+    },
+    get server() {
+      return server!;
+    },
+  };
 }
