@@ -320,11 +320,8 @@ export class HttpTransport {
 
   /** Legacy server-to-client SSE stream of a session: heartbeats, list changes, resource updates. */
   private get(req: HttpRequestLike): HttpReply {
-    if (this.modernHeader(req)) return json(405, { error: 'GET /mcp is not part of MCP 2026-07-28: use subscriptions/listen' }, { allow: 'POST' });
-    const sessionId = req.header('mcp-session-id');
-    if (sessionId === null) return json(400, { error: 'GET /mcp needs the Mcp-Session-Id header from initialize' });
-    const legacy = this.sessions.use(sessionId);
-    if (!legacy) return json(404, { error: `Session not found: ${sessionId}` });
+    const legacy = this.sessionOf(req, 'GET /mcp is not part of MCP 2026-07-28: use subscriptions/listen', 'GET /mcp needs the Mcp-Session-Id header from initialize');
+    if (!('streams' in legacy)) return legacy;
     let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
     const end = () => {
       if (controllerRef) legacy.streams.delete(controllerRef);
@@ -349,12 +346,17 @@ export class HttpTransport {
   }
 
   private delete(req: HttpRequestLike): HttpReply {
-    if (this.modernHeader(req)) return json(405, { error: 'DELETE /mcp is not part of MCP 2026-07-28 (it has no sessions)' }, { allow: 'POST' });
-    const sessionId = req.header('mcp-session-id');
-    if (sessionId === null) return json(400, { error: 'DELETE /mcp needs the Mcp-Session-Id header' });
-    const legacy = this.sessions.use(sessionId);
-    if (!legacy) return json(404, { error: `Session not found: ${sessionId}` });
+    const legacy = this.sessionOf(req, 'DELETE /mcp is not part of MCP 2026-07-28 (it has no sessions)', 'DELETE /mcp needs the Mcp-Session-Id header');
+    if (!('streams' in legacy)) return legacy;
     this.sessions.drop(legacy);
     return { status: 204, headers: {} };
+  }
+
+  /** The legacy session a GET or DELETE names, or the reply refusing it (a modern client, no header, an unknown id). */
+  private sessionOf(req: HttpRequestLike, modern: string, missing: string): LegacySession | HttpReply {
+    if (this.modernHeader(req)) return json(405, { error: modern }, { allow: 'POST' });
+    const sessionId = req.header('mcp-session-id');
+    if (sessionId === null) return json(400, { error: missing });
+    return this.sessions.use(sessionId) ?? json(404, { error: `Session not found: ${sessionId}` });
   }
 }
