@@ -2,6 +2,7 @@ import type { GraphDocument, GraphNode } from '../../graph/model.ts';
 import type { IndexedGraph } from '../../graph/indexed-graph.ts';
 import { OTHER_RELATION_ID, relationId } from '../../graph/model.ts';
 import type { CommunityStats } from '../../graph/communities.ts';
+import { sanitize } from '../../graph/sanitize.ts';
 
 /**
  * GRAPH_REPORT.md: a human- and agent-readable digest of a graph: counts and the confidence
@@ -47,8 +48,9 @@ const GOD_NODES = 10;
 const SHOWN_COMMUNITIES = 20;
 const SURPRISES = 10;
 
+/** A name (label, path, relation, reason) for a table cell or a sentence: sanitized as tools print names, pipes and backticks defused. */
 function md(text: unknown): string {
-  return String(text ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/`/g, "'");
+  return sanitize(text, 400).replace(/\|/g, '\\|').replace(/`/g, "'");
 }
 
 function pct(part: number, whole: number): string {
@@ -155,8 +157,8 @@ export function renderReport(input: ReportInput): string {
   const languages = Object.entries(meta.languages ?? {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   out.push('## Summary', '');
   out.push(`- Files: ${kinds.get('file') ?? 0} (${languages.map(([l, c]) => `${l} ${c}`).join(', ') || 'none'})`);
-  out.push(`- Nodes: ${nodes.length} (${[...kinds.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, c]) => `${k} ${c}`).join(', ')})`);
-  out.push(`- Edges: ${m} (${[...relations.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, c]) => `${r} ${c}`).join(', ')})`);
+  out.push(`- Nodes: ${nodes.length} (${[...kinds.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, c]) => `${md(k)} ${c}`).join(', ')})`);
+  out.push(`- Edges: ${m} (${[...relations.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, c]) => `${md(r)} ${c}`).join(', ')})`);
   out.push(`- Communities: ${communities.length}${input.algorithm ? ` (${input.algorithm})` : ''}`);
   out.push(`- Confidence: EXTRACTED ${confidence.EXTRACTED} (${pct(confidence.EXTRACTED, m)}), INFERRED ${confidence.INFERRED} (${pct(confidence.INFERRED, m)}), AMBIGUOUS ${confidence.AMBIGUOUS} (${pct(confidence.AMBIGUOUS, m)})`);
   out.push(`- Unresolved call sites: ${unresolved}; dynamic hazards: ${(meta.hazards ?? []).length}`);
@@ -208,7 +210,7 @@ export function renderReport(input: ReportInput): string {
     out.push('| symbol | kind | file | degree | in | tests reaching |', '|---|---|---|---:|---:|---:|');
     for (const i of gods) {
       const n = nodes[i]!;
-      out.push(`| \`${md(nodeName(n))}\` | ${n.kind} | ${md(n.source_file)} | ${degree[i]} | ${inDeg[i]} | ${testsOf(i)} |`);
+      out.push(`| \`${md(nodeName(n))}\` | ${md(n.kind)} | ${md(n.source_file)} | ${degree[i]} | ${inDeg[i]} | ${testsOf(i)} |`);
     }
   } else out.push('(no dependency edges)');
   out.push('');
@@ -296,7 +298,7 @@ export function renderReport(input: ReportInput): string {
       const key = r.startsWith('too large') ? 'too large' : r;
       reasons.set(key, (reasons.get(key) ?? 0) + 1);
     }
-    out.push(`By reason: ${[...reasons.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, c]) => `${r} ${c}`).join(', ')}.`, '');
+    out.push(`By reason: ${[...reasons.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, c]) => `${md(r)} ${c}`).join(', ')}.`, '');
     for (const [f, r] of skipped.slice(0, 30)) out.push(`- ${md(f)}: ${md(r)}`);
     if (skipped.length > 30) out.push(`- ... and ${skipped.length - 30} more (see graph.json graph.skipped_files)`);
   } else out.push('(none)');
