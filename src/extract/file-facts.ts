@@ -13,7 +13,7 @@ import type { LanguageId } from './languages.ts';
 import { specFor } from './lang/index.ts';
 import type { DefInfo, Sink } from './lang/spec.ts';
 import { runtimeFor } from './parser.ts';
-import { isTestPath, isTestSymbolName } from './test-paths.ts';
+import { isTestPath, isTestSymbolName } from '../graph/test-paths.ts';
 
 const KINDS: ReadonlyMap<string, NodeKind> = new Map<string, NodeKind>([
   ['function', 'function'], ['method', 'method'], ['constructor', 'constructor'], ['class', 'class'],
