@@ -45,11 +45,19 @@ test('synaptic extract on worker threads, then update --json, from the compiled 
   try {
     const quiet = synaptic(['extract', '--workers', '2'], fx.dir); // default path: the cwd
     assert.equal(quiet.code, 0, quiet.stderr);
-    assert.equal(quiet.stdout, '', 'quiet without --json');
+    assert.equal(quiet.stdout, '', 'stdout stays clean without --json');
+    // One summary line on stderr even without a terminal, and the next step after a first extract.
+    assert.match(quiet.stderr, /^extracted \d+ files \(\d+ parsed, 0 reused; typescript \d+[^)]*\): \d+ nodes, \d+ links, \d+ communities, \d+ failed to parse, \d+ skipped in [\d.]+s -> .*synaptic-out$/m);
+    assert.match(quiet.stderr, /^next: `synaptic install claude`/m);
     for (const name of ['graph.json', 'graph.cbor', '.manifest.json', 'GRAPH_REPORT.md', '.facts/00.cbor']) {
       assert.ok(existsSync(join(fx.dir, 'synaptic-out', name)), `${name} written`);
     }
     writeFileSync(join(fx.dir, 'src/util/numbers.ts'), 'export function clamp(v: number): number {\n  return v;\n}\n');
+    const plain = synaptic(['update'], fx.dir);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stderr, /^updated \d+ files \(1 parsed, \d+ reused;/m);
+    assert.doesNotMatch(plain.stderr, /^next:/m, 'the next step is said once, after the first extract');
+    writeFileSync(join(fx.dir, 'src/util/numbers.ts'), 'export function clamp(v: number): number {\n  return v + 0;\n}\n');
     const u = synaptic(['update', '--json'], fx.dir);
     assert.equal(u.code, 0, u.stderr);
     const upd = JSON.parse(u.stdout);

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../command.ts';
 import type { ExtractSummary } from '../../extract/pipeline.node.ts';
@@ -80,6 +80,7 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean,
   // Loaded here, not at the top: `update` first asks a running watcher, which needs none of it.
   const { runExtract } = await import('../../extract/pipeline.node.ts');
   const progress = createProgress(process.stderr, incremental ? 'updating' : 'extracting');
+  const firstRun = !existsSync(join(args.outDir, 'graph.json'));
   let summary: ExtractSummary;
   try {
     summary = await runExtract({
@@ -95,6 +96,7 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean,
     progress.finish();
   }
   printSummary(summary, args.json);
+  if (firstRun && !args.json) process.stderr.write(nextStep(summary));
   // Most of a slow one-file update is start-up and re-reading the previous outputs.
   if (suggestWatch && !args.json && process.stderr.isTTY && summary.mode === 'update' && summary.parsed > 0 && summary.timingsMs.total > 1500) {
     process.stderr.write('tip: `synaptic update --watch` stays running and updates after each edit (and answers `synaptic update` too), much faster on a repository this size\n');
@@ -102,15 +104,50 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean,
   return 0;
 }
 
-/** The --json summary on stdout, else the one-line summary on a TTY's stderr. */
+/**
+ * The --json summary on stdout, else the one-line summary on stderr (always: stderr is the log
+ * channel, and a silent success leaves a user guessing whether anything was written).
+ */
 export function printSummary(summary: ExtractSummary, json: boolean, note = ''): void {
   if (json) process.stdout.write(JSON.stringify(summary) + '\n');
-  else if (process.stderr.isTTY) process.stderr.write(summaryLine(summary) + note + '\n');
+  else process.stderr.write(summaryLine(summary) + note + '\n');
+}
+
+/** `ts 120, py 3, +2 more` for the most frequent languages of a run. */
+function languageList(languages: Record<string, number>, shown = 4): string {
+  const entries = Object.entries(languages).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (entries.length === 0) return 'no supported languages';
+  const head = entries.slice(0, shown).map(([lang, n]) => `${lang} ${n}`).join(', ');
+  return entries.length > shown ? `${head}, +${entries.length - shown} more` : head;
 }
 
 /** The one-line human summary of a run. */
 export function summaryLine(summary: ExtractSummary): string {
-  return `${summary.mode === 'update' ? 'updated' : 'extracted'} ${summary.files} files (${summary.parsed} parsed, ${summary.reused} reused): `
-    + `${summary.nodes} nodes, ${summary.links} links, ${summary.communities} communities, ${summary.failed} failed, `
+  return `${summary.mode === 'update' ? 'updated' : 'extracted'} ${plural(summary.files, 'file')} (${summary.parsed} parsed, ${summary.reused} reused; ${languageList(summary.languages)}): `
+    + `${summary.nodes} nodes, ${summary.links} links, ${summary.communities} communities, ${summary.failed} failed to parse, `
     + `${summary.skipped} skipped in ${(summary.timingsMs.total / 1000).toFixed(2)}s -> ${summary.outDir}`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** A git work tree whose top-level .gitignore does not name synaptic-out (a nested rule is missed: only a hint). */
+function outputsUnignored(root: string): boolean {
+  if (!existsSync(join(root, '.git'))) return false;
+  let rules = '';
+  try {
+    rules = readFileSync(join(root, '.gitignore'), 'utf8');
+  } catch {
+    // no .gitignore: nothing is ignored
+  }
+  return !rules.split(/\r?\n/).some((line) => /^\/?synaptic-out\/?(?:\*\*?)?\s*$/.test(line.trim()));
+}
+
+/** What to do after the first extract of a folder. */
+function nextStep(summary: ExtractSummary): string {
+  const ignore = outputsUnignored(summary.root) ? ' Add synaptic-out/ to .gitignore: it is rebuilt from the sources.' : '';
+  return `next: \`synaptic install claude\` (or \`codex\`) in ${summary.root} registers the MCP server with your agent; `
+    + '`synaptic serve` runs it by hand, `synaptic explore` opens the graph in a browser, and `synaptic update` '
+    + `refreshes the outputs after edits.${ignore}\n`;
 }
