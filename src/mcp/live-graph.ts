@@ -19,6 +19,14 @@ function buildEngine(loaded: LoadedGraph, traversal: ((ix: GraphIndex) => Traver
   return new QueryEngine(loaded.doc!, traversal, { releaseLinks: true });
 }
 
+/** The stamp of a graph file that does not exist yet: any real file differs from it. */
+const ABSENT_STAMP = -1;
+
+function absentGraph(path: string): LoadedGraph {
+  const doc: GraphDocument = { directed: true, multigraph: true, graph: {}, nodes: [], links: [], hyperedges: [], built_at_commit: null };
+  return { doc, path, format: 'json', mtimeMs: ABSENT_STAMP, size: ABSENT_STAMP };
+}
+
 /** Milliseconds of warm-up work per turn of the event loop: about the most a call waits for it. */
 const WARM_SLICE_MS = 2;
 
@@ -82,7 +90,8 @@ export class LiveGraph {
   }
 
   static async open(options: LiveGraphOptions): Promise<LiveGraph> {
-    const loaded = await loadGraph(options.graphPath);
+    // No graph yet (serve before the first extract): serve an empty one until the file appears.
+    const loaded = fileStamp(options.graphPath) ? await loadGraph(options.graphPath) : absentGraph(options.graphPath);
     const live = new LiveGraph(options, loaded);
     if (options.watch !== false) live.closeWatch = watchGraphFile(options.graphPath, () => void live.reloadIfChanged());
     live.stopWarm = warmInIdleTime(live.current, options.warmReferences);
@@ -102,6 +111,11 @@ export class LiveGraph {
 
   get engine(): QueryEngine {
     return this.current;
+  }
+
+  /** False until a graph file has been loaded (the server started before the first extract). */
+  get present(): boolean {
+    return this.loaded.mtimeMs !== ABSENT_STAMP;
   }
 
   get path(): string {

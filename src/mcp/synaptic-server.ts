@@ -1,4 +1,5 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { GraphDocument } from '../graph/model.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import type { Core } from '../core/index.ts';
@@ -59,6 +60,11 @@ export interface SynapticServerOptions {
    * the first second; stdio keeps them lazy, smaller).
    */
   warmReferences?: boolean;
+  /**
+   * While there is no graph file yet: how graph tools explain it (default: run `synaptic extract`).
+   * `serve --extract` passes the state of the extraction it runs.
+   */
+  absentGraph?: () => string;
 }
 
 export interface SynapticServer {
@@ -74,6 +80,12 @@ export interface SynapticServer {
    */
   updateSources?: () => Promise<ExtractSummary>;
   close(): Promise<void>;
+}
+
+/** The repository a graph path belongs to: the folder above synaptic-out/, else the graph's folder. */
+function graphRootOf(graphPath: string): string {
+  const dir = dirname(graphPath);
+  return basename(dir) === 'synaptic-out' ? dirname(dir) : dir;
 }
 
 /** The WASM core, or an error that says it did not load and why (there is no other implementation). */
@@ -102,14 +114,19 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
   // The source check starts before the graph loads: its walk runs on the walk worker meanwhile. An
   // update it makes before `live` exists is picked up by the first acquire()'s stamp check.
   let live: LiveGraph | undefined;
-  const freshener = options.freshenRoot && !options.pinned
-    ? new Freshener({ root: options.freshenRoot, graphPath: options.graphPath, log: options.log, onUpdated: async () => live?.reloadIfChanged(), watch: options.watchSources })
+  const makeFreshener = options.freshenRoot && !options.pinned
+    ? () => new Freshener({ root: options.freshenRoot!, graphPath: options.graphPath, log: options.log, onUpdated: async () => live?.reloadIfChanged(), watch: options.watchSources })
     : undefined;
+  // Before the first extract there is nothing to keep fresh (a freshen would be a full extract nobody asked for).
+  let freshener = makeFreshener && existsSync(options.graphPath) ? makeFreshener() : undefined;
   freshener?.start();
   live = options.pinned ? LiveGraph.pinned(liveOptions, options.pinned.doc, options.pinned.stamp) : await LiveGraph.open(liveOptions);
+  const absent = options.absentGraph ?? (() => `no graph for ${graphRootOf(options.graphPath)} yet: run \`synaptic extract ${graphRootOf(options.graphPath)}\` (memory and vault tools work meanwhile)`);
   const engine = async () => {
     if (freshener) await freshener.check();
-    return live.acquire();
+    const e = await live.acquire();
+    if (!live.present) throw new Error(`Cannot answer: ${absent()}`);
+    return e;
   };
   const ctx: GraphToolContext = {
     engine,
@@ -143,7 +160,10 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
   // Every hot reload may change every synaptic:// resource; tool-list changes reach modern listeners.
   const hub = new SubscriptionHub();
   const knownUris = resources.list().map((r) => r.uri);
-  live.onReload(() => hub.graphChanged(knownUris));
+  live.onReload(() => {
+    hub.graphChanged(knownUris);
+    if (!freshener && makeFreshener) (freshener = makeFreshener()).start();
+  });
   const detachHub = core.attach({ initialized: true, notify: (msg) => msg.method === 'notifications/tools/list_changed' && hub.toolsChanged() });
   // The cl100k tokenizer (~90 MB resident) loads only when an answer exceeds its budget's fast path.
   return {
@@ -151,7 +171,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     live,
     hub,
     engine,
-    ...(freshener && options.watchSources ? { updateSources: () => freshener.updateNow() } : {}),
+    ...(freshener && options.watchSources ? { updateSources: () => freshener!.updateNow() } : {}),
     async close() {
       detachHub();
       freshener?.close();

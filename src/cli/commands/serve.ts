@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
 import { packageVersion } from '../version.ts';
 import { checkHttpArgs, defaultThreads, serveHttp } from '../serve-http.ts';
@@ -21,7 +21,12 @@ Serve the code graph (and agent memory) over the Model Context Protocol on stdin
 newline-delimited JSON-RPC, MCP 2026-07-28 (stateless) and 2025-11-25 .. 2024-11-05 (initialize).
 
 Options:
-  --graph <path>        graph.json to serve (default: synaptic-out/graph.json)
+  --graph <path>        graph.json to serve (default: <root>/synaptic-out/graph.json, where <root> is the nearest
+                        folder at or above the working directory (or SYNAPTIC_PROJECT_DIR) holding synaptic-out/
+                        or .git). Without a graph yet, the server starts anyway: memory and vault tools work, graph
+                        tools say to run \`synaptic extract\`, and the graph is loaded when it appears
+  --extract             when there is no graph yet, build it in this process (progress on stderr); graph tools
+                        answer once it is written
   --source-root <dir>   root that get_source / search_text may read (default: the directory above synaptic-out/)
   --concise             token-lean defaults (also SYNAPTIC_CONCISE=1)
   --profile igraph      also expose the igraph-compatible tools
@@ -52,7 +57,8 @@ Environment:
   SYNAPTIC_SERVE_WATCH=1         same as --watch`;
 
 interface ServeArgs {
-  graph: string;
+  graph?: string;
+  extract: boolean;
   sourceRoot?: string;
   concise: boolean;
   profile?: 'igraph';
@@ -71,7 +77,7 @@ interface ServeArgs {
 }
 
 function parseArgs(argv: string[]): ServeArgs {
-  const out: ServeArgs = { graph: 'synaptic-out/graph.json', concise: false, watch: true, freshen: true, allowExec: false, watchSources: truthy(process.env.SYNAPTIC_SERVE_WATCH), immutable: false };
+  const out: ServeArgs = { extract: false, concise: false, watch: true, freshen: true, allowExec: false, watchSources: truthy(process.env.SYNAPTIC_SERVE_WATCH), immutable: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -85,6 +91,9 @@ function parseArgs(argv: string[]): ServeArgs {
     switch (flag) {
       case '--graph':
         out.graph = value();
+        break;
+      case '--extract':
+        out.extract = true;
         break;
       case '--source-root':
         out.sourceRoot = value();
@@ -155,6 +164,7 @@ function parseArgs(argv: string[]): ServeArgs {
     throw new UsageError(`--expected-graph-sha256 must be 64 hex characters, got '${out.expectedSha256}'`);
   }
   if (out.http) checkHttpArgs({ http: out.http, readyFile: out.readyFile });
+  if (out.extract && out.immutable) throw new UsageError('--extract cannot be used with --immutable-graph (a pinned graph must exist)');
   return out;
 }
 
@@ -187,10 +197,54 @@ function pinGraph(graphPath: string, expected: string | undefined, log: (line: s
   return { doc: parseGraphBytes(bytes, graphPath), stamp: { mtimeMs: st.mtimeMs, size: st.size } };
 }
 
+/**
+ * The repository `serve` is started in, found the way git finds its work tree: the nearest folder at
+ * or above `start` that holds synaptic-out/ or .git; `start` itself when there is none.
+ */
+export function findServeRoot(start: string): string {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'synaptic-out')) || existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return resolve(start);
+  }
+}
+
 /** The default --source-root: the directory above synaptic-out/, else the current directory. */
 export function defaultSourceRoot(graphPath: string): string {
   const dir = dirname(graphPath);
   return basename(dir) === 'synaptic-out' ? dirname(dir) : process.cwd();
+}
+
+/**
+ * `serve --extract` without a graph: a full extract in this process while the server answers; its
+ * progress goes to stderr (at most every 10%), and graph tools say how far it got.
+ */
+function extractInBackground(root: string, outDir: string, log: (line: string) => void): { status: () => string } {
+  let state = `the graph of ${root} is being built (scanning files): try again in a moment`;
+  let lastTenth = -1;
+  void import('../../extract/pipeline.node.ts')
+    .then(({ runExtract }) => runExtract({
+      root,
+      outDir,
+      incremental: false,
+      onProgress: ({ done, total }) => {
+        state = `the graph of ${root} is being built (${done} of ${total} files parsed): try again in a moment`;
+        const tenth = total ? Math.floor((10 * done) / total) : 10;
+        if (tenth > lastTenth) log(`[synaptic] extracting ${root}: ${done}/${total} files`);
+        lastTenth = Math.max(lastTenth, tenth);
+      },
+      onPhase: (phase) => {
+        state = `the graph of ${root} is being built (${phase}): try again in a moment`;
+      },
+    }))
+    .then((summary) => {
+      state = `the graph of ${root} was just written: try again`;
+      log(`[synaptic] extracted ${summary.files} files: ${summary.nodes} nodes, ${summary.links} links in ${(summary.timingsMs.total / 1000).toFixed(1)}s`);
+    })
+    .catch((err: unknown) => {
+      state = `extracting ${root} failed: ${err instanceof Error ? err.message : String(err)}; run \`synaptic extract ${root}\` to see why`;
+      log(`[synaptic] ${state}`);
+    });
+  return { status: () => state };
 }
 
 function truthy(v: string | undefined): boolean {
@@ -206,14 +260,20 @@ export const serveCommand: Command = {
     const args = parseArgs(argv);
     const started = performance.now();
     const log = (line: string) => process.stderr.write(line + '\n');
-    const graphPath = resolve(args.graph);
+    const graphPath = args.graph !== undefined
+      ? resolve(args.graph)
+      : join(findServeRoot(process.env.SYNAPTIC_PROJECT_DIR || process.cwd()), 'synaptic-out', 'graph.json');
     if (!existsSync(graphPath)) {
-      throw new Error(`Cannot serve: no graph at ${graphPath}; run 'synaptic extract' in your repository first (or pass --graph <path>)`);
+      if (args.immutable) throw new Error(`Cannot serve: no graph at ${graphPath} to pin; run 'synaptic extract' first`);
+      log(`[synaptic] no graph at ${graphPath} yet: ${args.extract ? 'building it now' : "graph tools answer once 'synaptic extract' has written it"}; memory and vault tools work meanwhile`);
     }
     const sourceRoot = resolve(args.sourceRoot ?? defaultSourceRoot(graphPath));
+    if (args.extract && basename(dirname(graphPath)) !== 'synaptic-out') throw new UsageError(`--extract builds <repo>/synaptic-out/graph.json; ${graphPath} is not in a synaptic-out folder`);
+    const building = args.extract && !existsSync(graphPath) ? extractInBackground(dirname(dirname(graphPath)), dirname(graphPath), log) : undefined;
     // Compiled while the graph loads; if it cannot load, createSynapticServer tries again and stops with the reason.
     const corePromise = import('../../core/index.ts').then(({ Core }) => Core.load()).catch(() => undefined);
-    const cwd = process.cwd();
+    // Memory belongs to the repository served, not to the folder the client happened to start in.
+    const cwd = args.graph === undefined ? dirname(dirname(graphPath)) : process.cwd();
     const providers: ToolProvider[] = [];
     for (const [what, make] of [
       ['memory', () => createMemoryTools({ cwd })],
@@ -245,6 +305,7 @@ export const serveCommand: Command = {
       watchSources: args.watchSources,
       warmReferences: args.http !== undefined,
       pinned,
+      ...(building ? { absentGraph: building.status } : {}),
     });
     // With a source watcher the server holds its outputs in memory: a one-shot `synaptic update` of
     // them is handed to it (as to `update --watch`), and the server reloads what it wrote.
@@ -261,7 +322,7 @@ export const serveCommand: Command = {
     }
     const { done } = serveStdio(server.core, { log, hub: server.hub, maxLineBytes: args.maxLineBytes });
     const ix = server.live.engine.ix;
-    log(`[synaptic] graph ${graphPath}: ${ix.n} nodes, ${ix.m} edges (from ${server.live.format === 'cbor' ? 'graph.cbor' : 'graph.json'}; ready in ${Math.round(performance.now() - started)} ms)`);
+    if (server.live.present) log(`[synaptic] graph ${graphPath}: ${ix.n} nodes, ${ix.m} edges (from ${server.live.format === 'cbor' ? 'graph.cbor' : 'graph.json'}; ready in ${Math.round(performance.now() - started)} ms)`);
     log('[synaptic] MCP server ready on stdio');
     await done;
     await updates?.close();
