@@ -1,4 +1,5 @@
 import { relationMask, RELATIONS, type GraphDocument, type HazardSite, type NodeId } from '../graph/model.ts';
+import { TestReach } from '../graph/test-reach.ts';
 import { GraphIndex } from './graph-index.ts';
 import { CALL_MASK, CROSS_LANGUAGE_RELATIONS, DESCRIBE_CALL_RELATIONS, IMPACT_MASK, IMPACT_RELATIONS, isStructural } from './relations.ts';
 import { rankQuery, type RankOptions, type RankResult } from './rank.ts';
@@ -61,7 +62,7 @@ export class QueryEngine {
   readonly loadedAt = Date.now();
   private readonly statsIndex = new Sliced(() => this.countStats());
   private sitesCache?: DynamicSite[];
-  private testReach?: Map<NodeId, number>;
+  private testReach?: TestReach;
   private godCache?: NodeId[];
   private unresolvedCache?: number;
   private qualifiedMemo?: Array<string | undefined>;
@@ -403,25 +404,9 @@ export class QueryEngine {
     return this.unresolvedCache;
   }
 
-  /** How many test nodes reach each hub (memoized per node, depth-limited reverse walk). */
+  /** Test files that reach a hub (graph/test-reach.ts: the definition GRAPH_REPORT.md uses too). */
   testCount(v: NodeId): number {
-    this.testReach ??= new Map();
-    const cached = this.testReach.get(v);
-    if (cached !== undefined) return cached;
-    const { seeds } = this.foldSeeds(v);
-    const mask = IMPACT_MASK | relationMask(['tests']);
-    const reach = this.traversal.reverseReach(seeds, 6, mask);
-    let count = 0;
-    for (const u of reach.nodes) if (this.isTest(u)) count++;
-    this.testReach.set(v, count);
-    return count;
-  }
-
-  isTest(v: NodeId): boolean {
-    const node = this.ix.node(v);
-    if (node.is_test === true) return true;
-    if (node.kind !== 'function' && node.kind !== 'method' && node.kind !== 'file') return false;
-    return isTestPath(String(node.source_file ?? ''));
+    return (this.testReach ??= new TestReach(this.ix.g, this.ix)).count(v);
   }
 
   /** Nodes ranked by total degree (computed once per graph). */
@@ -498,14 +483,6 @@ export class QueryEngine {
 
 /** Hubs whose test reach is computed ahead (the first page of god_nodes, its default size or more). */
 const GOD_PAGE = 20;
-
-/** Test-path conventions (spec: affected_tests). */
-export function isTestPath(file: string): boolean {
-  const parts = file.split('/');
-  if (parts.slice(0, -1).some((p) => p === 'test' || p === 'tests' || p === '__tests__' || p === 'testing')) return true;
-  const base = parts[parts.length - 1] ?? '';
-  return /^test_|_test\.|_spec\.|\.test\.|\.spec\.|Test\.[A-Za-z]+$|^conftest\.py$/.test(base);
-}
 
 function siteKind(kind: string): DynamicSite['kind'] | undefined {
   switch (kind) {

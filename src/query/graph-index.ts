@@ -1,13 +1,11 @@
 import { edgeCsr, indexGraph, type IndexedGraph } from '../graph/indexed-graph.ts';
-import { OTHER_RELATION_ID, RELATIONS, relationId, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
+import { membersOf, TYPE_KINDS } from '../graph/members.ts';
+import { OTHER_RELATION_ID, RELATIONS, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
 import { bareName, splitWords, stem } from './tokens.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 
 type Postings = { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array };
-
-/** Kinds whose members fold into the type for callers / callees / affected. */
-export const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'enum', 'trait']);
 
 /**
  * Everything the query engine needs, built once per graph load: out/in CSR over edge ids, degrees,
@@ -333,16 +331,7 @@ export class GraphIndex {
 
   /** Members of a type node (targets of its `method` / `contains` edges that are not files). */
   members(v: NodeId): NodeId[] {
-    const out: NodeId[] = [];
-    const method = relationId('method');
-    const contains = relationId('contains');
-    const defines = relationId('defines');
-    for (let i = this.outOff[v]!; i < this.outOff[v + 1]!; i++) {
-      const e = this.outEdges[i]!;
-      const r = this.g.rel[e]!;
-      if (r === method || r === contains || r === defines) out.push(this.g.dst[e]!);
-    }
-    return [...new Set(out)];
+    return membersOf(this.g, this, v);
   }
 
   isType(v: NodeId): boolean {

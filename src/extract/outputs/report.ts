@@ -1,7 +1,8 @@
 import type { GraphDocument, GraphNode } from '../../graph/model.ts';
-import type { IndexedGraph } from '../../graph/indexed-graph.ts';
+import { edgeCsr, type IndexedGraph } from '../../graph/indexed-graph.ts';
 import { OTHER_RELATION_ID, relationId } from '../../graph/model.ts';
 import type { CommunityStats } from '../../graph/communities.ts';
+import { TEST_REACH_DEPTH, TestReach } from '../../graph/test-reach.ts';
 import { sanitize } from '../../graph/sanitize.ts';
 
 /**
@@ -26,8 +27,6 @@ const DEPENDENCY_RELATIONS = new Set([
   'calls', 'inherits', 'extends', 'implements', 'references', 'uses', 'tests', 'dynamic_ref', 'mixes_in', 'embeds',
   'imports', 'imports_from', 're_exports', 'instantiates', 'invokes', 'overrides', 'depends_on',
 ]);
-/** Relations followed backwards to find the tests that reach a node. */
-const TEST_REACH_RELATIONS = new Set(['calls', 'tests', 'references', 'uses', 'instantiates', 'invokes', 'dynamic_ref', 'extends', 'inherits', 'implements']);
 
 /**
  * Membership test of edge e's relation in a set of names, by the edge's relation id (the name is
@@ -42,7 +41,6 @@ function relationTest(names: ReadonlySet<string>): (ig: IndexedGraph, e: number)
   };
 }
 const isDependency = relationTest(DEPENDENCY_RELATIONS);
-const reachesTests = relationTest(TEST_REACH_RELATIONS);
 
 const GOD_NODES = 10;
 const SHOWN_COMMUNITIES = 20;
@@ -59,26 +57,6 @@ function pct(part: number, whole: number): string {
 
 function nodeName(node: GraphNode): string {
   return node.kind === 'file' ? node.id : `${node.label}`;
-}
-
-/** Count distinct test nodes (functions, or files for top-level test code) from which `start` is reachable. */
-function testsReaching(ig: IndexedGraph, reverse: { offsets: Uint32Array; edges: Uint32Array }, start: number): number {
-  const seen = new Uint8Array(ig.nodes.length);
-  const queue = [start];
-  seen[start] = 1;
-  let tests = 0;
-  for (let h = 0; h < queue.length; h++) {
-    const v = queue[h]!;
-    for (let k = reverse.offsets[v]!; k < reverse.offsets[v + 1]!; k++) {
-      const u = ig.src[reverse.edges[k]!]!;
-      if (seen[u]) continue;
-      seen[u] = 1;
-      // A test function, or a test file whose top-level code (e.g. `test('...', () => ...)`) is the caller.
-      if (ig.nodes[u]!.is_test) tests++;
-      queue.push(u);
-    }
-  }
-  return tests;
 }
 
 /** Render GRAPH_REPORT.md. */
@@ -168,30 +146,16 @@ export function renderReport(input: ReportInput): string {
   const degree = new Uint32Array(nodes.length);
   const inDeg = new Uint32Array(nodes.length);
   const dependency = new Uint8Array(ig.src.length);
-  // Edges into each node that tests are traced back along, as offsets + edge ids (CSR).
-  const offsets = new Uint32Array(nodes.length + 1);
   for (let e = 0; e < ig.src.length; e++) {
     if (!isDependency(ig, e)) continue;
     dependency[e] = 1;
     degree[ig.src[e]!]!++;
     degree[ig.dst[e]!]!++;
     inDeg[ig.dst[e]!]!++;
-    if (reachesTests(ig, e)) {
-      dependency[e] = 2;
-      offsets[ig.dst[e]! + 1]!++;
-    }
   }
-  for (let i = 0; i < nodes.length; i++) offsets[i + 1]! += offsets[i]!;
-  const edges = new Uint32Array(offsets[nodes.length]!);
-  const fill = offsets.slice(0, nodes.length);
-  for (let e = 0; e < ig.src.length; e++) if (dependency[e] === 2) edges[fill[ig.dst[e]!]!++] = e;
-  const reverse = { offsets, edges };
-  const testCounts = new Map<number, number>();
-  const testsOf = (i: number): number => {
-    let c = testCounts.get(i);
-    if (c === undefined) testCounts.set(i, (c = testsReaching(ig, reverse, i)));
-    return c;
-  };
+  // The god_nodes tool's count (graph/test-reach.ts), so the report and the tool agree.
+  const reach = new TestReach(ig, edgeCsr(nodes.length, ig.src, ig.dst));
+  const testsOf = (i: number): number => reach.count(i);
   // The GOD_NODES highest degrees (ties by id), picked in one pass instead of sorting every node.
   const godOrder = (a: number, b: number): number => degree[b]! - degree[a]! || (nodes[a]!.id < nodes[b]!.id ? -1 : 1);
   const gods: number[] = [];
@@ -205,9 +169,9 @@ export function renderReport(input: ReportInput): string {
     }
     gods[at] = i;
   }
-  out.push('## God nodes', '', 'Symbols with the most dependency edges (calls, imports, inheritance, references), and how many tests (test functions, or test files for top-level test code) reach each.', '');
+  out.push('## God nodes', '', `Symbols with the most dependency edges (calls, imports, inheritance, references), and how many test files reach each: test files with a test, helper or top-level code that reaches the symbol (or, for a type, one of its members) within ${TEST_REACH_DEPTH} hops of calls, references, named imports, inheritance or uses (the god_nodes tool counts the same way).`, '');
   if (gods.length) {
-    out.push('| symbol | kind | file | degree | in | tests reaching |', '|---|---|---|---:|---:|---:|');
+    out.push('| symbol | kind | file | degree | in | test files reaching |', '|---|---|---|---:|---:|---:|');
     for (const i of gods) {
       const n = nodes[i]!;
       out.push(`| \`${md(nodeName(n))}\` | ${md(n.kind)} | ${md(n.source_file)} | ${degree[i]} | ${inDeg[i]} | ${testsOf(i)} |`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEST_REACH_DEPTH } from '../../graph/test-reach.ts';
 import type { QueryEngine } from '../../query/engine.ts';
 import { sanitize } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
@@ -12,13 +13,20 @@ const output = z.looseObject({
   god_nodes: z.array(z.looseObject({ label: z.string(), degree: z.number(), id: z.string(), test_count: z.number() })),
 });
 
+/** What test_count counts (graph/test-reach.ts). */
+const TEST_COUNT_MEANING =
+  `test files with a test, helper or top-level code that reaches the hub (or a member of a type) within ${TEST_REACH_DEPTH} hops of calls, references, named imports, inheritance or uses`;
+
 /** The god-node page (shared with the synaptic://god-nodes resource). */
 export function godNodesPage(engine: QueryEngine, topN: number, offset: number): { text: string; structured: Record<string, unknown> } {
   const ranked = engine.godNodes();
   const n = Math.min(200, topN);
   const page = ranked.slice(offset, offset + n);
   const rows = page.map((v) => ({ label: sanitize(engine.ix.label(v)), degree: engine.ix.degree[v]!, id: sanitize(engine.ix.node(v).id, 400), test_count: engine.testCount(v) }));
-  const lines = [`God nodes (most connected; degree counts every edge including members, so it measures size/centrality, not dependence; use affected for blast radius):`];
+  const lines = [
+    `God nodes (most connected; degree counts every edge including members, so it measures size/centrality, not dependence; use affected for blast radius). ` +
+      `test(s): ${TEST_COUNT_MEANING}:`,
+  ];
   rows.forEach((r, i) => lines.push(`  ${offset + i + 1}. ${r.label} - ${r.degree} connections, ${r.test_count} test(s)${r.test_count === 0 ? ' (untested hub)' : ''}`));
   if (!rows.length) lines.push('  (no nodes in this range)');
   else if (offset + n < ranked.length) lines.push(`  (page ${offset + 1}-${offset + rows.length} of ${ranked.length}; pass offset=${offset + n} for more)`);
@@ -31,7 +39,8 @@ export function createGodNodesTool(ctx: GraphToolContext): ToolDefinition<typeof
     name: 'god_nodes',
     title: 'God nodes (hubs)',
     description:
-      'The most-connected nodes (highest total degree) with how many tests transitively exercise each; a hub with 0 tests is an untested high-blast-radius symbol. ' +
+      `The most-connected nodes (highest total degree) with how many tests exercise each (test_count: ${TEST_COUNT_MEANING}; GRAPH_REPORT.md counts the same way); ` +
+      'a hub with 0 tests is an untested high-blast-radius symbol. ' +
       'Degree measures structural size, not incoming dependence: use affected for "what breaks if I change X".',
     inputSchema: input,
     outputSchema: output,
