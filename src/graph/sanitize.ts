@@ -87,6 +87,14 @@ export function sanitizeSourceText(text: string): string {
 }
 
 /**
+ * Multi-line prose for a model's context (a report, a memory body): {@link sanitizeSourceText}, and
+ * `<` becomes the look-alike `‹` so no `<system>`-style tag can open; other printable text is kept.
+ */
+export function sanitizeProse(text: string): string {
+  return sanitizeSourceText(text).replace(/</g, '\u2039');
+}
+
+/**
  * True when `sanitizeSource` would escape something: a scan of char codes that settles printable
  * ASCII and tab without a regex (most source lines), and asks the character class otherwise.
  */
@@ -100,4 +108,20 @@ function hasInvisible(s: string): boolean {
     return INVISIBLE_IN_SOURCE.test(s);
   }
   return false;
+}
+
+/** Invisible characters JSON.stringify leaves raw (it escapes C0 and lone surrogates); its indentation's LF is kept. */
+const INVISIBLE_IN_JSON = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * JSON text (JSON.stringify output) with every invisible character inside its strings written as a
+ * `\uXXXX` escape: the same values for a JSON reader, nothing a terminal acts on (JSON.stringify
+ * leaves C1, bidi, zero-width, tag characters and U+2028/2029 raw).
+ */
+export function jsonWithoutInvisible(json: string): string {
+  return json.replace(INVISIBLE_IN_JSON, (c) => {
+    let out = '';
+    for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
 }

@@ -1,4 +1,5 @@
 import type { QueryEngine } from '../query/engine.ts';
+import { sanitize } from '../query/sanitize.ts';
 import { bareName } from '../query/tokens.ts';
 import type { CompletionProvider, CompletionResult } from './server.ts';
 
@@ -12,6 +13,7 @@ function core(s: string): string {
 /**
  * Argument completion keyed by argument name: label/source/target/from/to -> node labels,
  * repo -> federated repo tags, community_id/id -> community ids. Prefix match, capped at 100.
+ * Values are names from the graph, so they are sanitized as every tool prints names.
  */
 export function createCompletions(engine: () => QueryEngine): CompletionProvider {
   return (_ref, argument) => {
@@ -44,5 +46,5 @@ export function createCompletions(engine: () => QueryEngine): CompletionProvider
 }
 
 function cap(values: string[]): CompletionResult {
-  return { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
+  return { values: [...new Set(values.slice(0, MAX_VALUES).map((v) => sanitize(v, 400)))], total: values.length, hasMore: values.length > MAX_VALUES };
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { QueryEngine } from '../query/engine.ts';
-import { sanitize, sanitizeRelation } from '../query/sanitize.ts';
+import { sanitize, sanitizeProse, sanitizeRelation } from '../query/sanitize.ts';
 import type { ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './server.ts';
 import { describeNodeMetadata } from './tools/get-node.ts';
 import { godNodesPage } from './tools/god-nodes.ts';
@@ -130,9 +130,11 @@ export function createGraphResources(engine: () => Promise<QueryEngine>, graphPa
       const e = await engine();
       switch (uri) {
         case 'synaptic://report': {
+          // Extraction writes every name in the report sanitized; a report from an older version or
+          // planted in the output folder may not be, so it is served as prose (sanitizeProse).
           const report = join(dirname(graphPath), 'GRAPH_REPORT.md');
-          if (existsSync(report)) return { mimeType: 'text/markdown', text: readFileSync(report, 'utf8') };
-          return { mimeType: 'text/markdown', text: `# Graph report\n\nNo GRAPH_REPORT.md next to ${graphPath} (run synaptic extract to write it).\n\n${statsText(e)}\n` };
+          if (existsSync(report)) return { mimeType: 'text/markdown', text: sanitizeProse(readFileSync(report, 'utf8')) };
+          return { mimeType: 'text/markdown', text: `# Graph report\n\nNo GRAPH_REPORT.md next to ${sanitize(graphPath, 400)} (run synaptic extract to write it).\n\n${statsText(e)}\n` };
         }
         case 'synaptic://stats':
           return { mimeType: 'text/plain', text: statsText(e) };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanitize, sanitizeProse } from '../query/sanitize.ts';
 import type { ToolDefinition, ToolProvider, ToolResult } from './tool.ts';
 import {
   failure,
@@ -196,7 +197,7 @@ export class McpCore {
     } catch (err) {
       if (err instanceof McpError) return failure(id, err.code, err.message, err.data);
       this.options.log?.(`[synaptic] internal error in ${m.method}: ${err instanceof Error ? err.stack : String(err)}`);
-      return failure(id, INTERNAL_ERROR, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+      return failure(id, INTERNAL_ERROR, `Internal error: ${sanitizeProse(err instanceof Error ? err.message : String(err))}`);
     }
   }
 
@@ -375,19 +376,21 @@ export class McpCore {
     const name = params.name;
     if (typeof name !== 'string') throw new McpError(INVALID_PARAMS, 'Invalid params: tools/call needs a string name');
     const tool = this.toolIndex().byName.get(name);
-    if (!tool) throw new McpError(INVALID_PARAMS, `Unknown tool: '${name}' (call tools/list for the available tools)`, { name });
+    if (!tool) throw new McpError(INVALID_PARAMS, `Unknown tool: '${sanitize(name)}' (call tools/list for the available tools)`, { name: sanitize(name) });
     const rawArgs = params.arguments ?? {};
     const started = performance.now();
     let result: ToolResult;
     const parsed = tool.inputSchema.safeParse(rawArgs);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ');
-      result = { content: [{ type: 'text', text: `Cannot run ${name}: invalid arguments: ${issues}` }], isError: true };
+      result = { content: [{ type: 'text', text: `Cannot run ${name}: invalid arguments: ${sanitizeProse(issues)}` }], isError: true };
     } else {
       try {
         result = await tool.handler(parsed.data);
       } catch (err) {
-        const msg = err instanceof Error ? err.message : String(err);
+        // A thrown message may quote an argument or a path from anywhere (the vault, the file system):
+        // it is shown as prose, invisible characters escaped and no tag opening.
+        const msg = sanitizeProse(err instanceof Error ? err.message : String(err));
         result = { content: [{ type: 'text', text: msg.startsWith('Cannot ') ? msg : `Cannot run ${name}: ${msg}` }], isError: true };
       }
     }

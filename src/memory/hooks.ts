@@ -1,3 +1,4 @@
+import { sanitize, sanitizeProse } from '../graph/sanitize.ts';
 import { SOURCE_ALLOWANCE, openingSentence } from './budget.ts';
 import type { MemoryRecord } from './store.ts';
 import { truncateUtf8, utf8Length } from './utf8.ts';
@@ -20,10 +21,15 @@ function day(created: number): string {
   return new Date(created * 1000).toISOString().slice(0, 10);
 }
 
+/**
+ * One memory in the session context, which the model reads before the first turn: the source is a
+ * name (sanitize), the body prose (sanitizeProse: invisible characters escaped, no tag can open).
+ * readmemory still returns the exact text.
+ */
 function memoryLine(m: MemoryRecord, body: string, abridged: boolean): string {
-  const source = truncateUtf8(m.source, SOURCE_ALLOWANCE).text;
+  const source = sanitize(truncateUtf8(m.source, SOURCE_ALLOWANCE).text);
   const tag = `[${m.id} · ${m.scope} · ${day(m.created)} · ${source}${abridged ? ' · abridged' : ''}]`;
-  return `- ${tag} ${body.replace(/\r?\n/g, '\n  ')}`;
+  return `- ${tag} ${sanitizeProse(body).replace(/\n/g, '\n  ')}`;
 }
 
 /**
@@ -34,7 +40,7 @@ function memoryLine(m: MemoryRecord, body: string, abridged: boolean): string {
 export function sessionOutput(project: string, total: number, recent: MemoryRecord[], budgetBytes = SESSION_CONTEXT_BYTES): SessionOutput {
   const noun = total === 1 ? 'memory' : 'memories';
   const head =
-    `Synaptic is connected and holds ${total} ${noun} for ${project}. ` +
+    `Synaptic is connected and holds ${total} ${noun} for ${sanitize(project, 400)}. ` +
     'They are global memory plus memory stored for this project, never another project\'s. ' +
     (total === 0
       ? 'Nothing is stored yet. '
@@ -74,7 +80,7 @@ export function compactOutput(project: string): CompactOutput {
       hookEventName: 'PreCompact',
       additionalContext:
         "Synaptic holds this project's durable memory, and this session is about to be compacted: whatever it " +
-        `worked out and did not write down stops existing now. Before continuing, list what this session (project ${project}) ` +
+        `worked out and did not write down stops existing now. Before continuing, list what this session (project ${sanitize(project, 400)}) ` +
         'settled that is not already stored (decisions, conventions, corrections, confirmed facts about the code or ' +
         'the user\'s preferences) and call remember once for each, with scope project unless it holds for every ' +
         'project, and supersedes with the id of any memory it corrects. Skip anything tentative, anything already ' +

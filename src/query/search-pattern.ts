@@ -4,6 +4,7 @@
  * the features RE2 lacks (backreferences, lookaround); a pattern using one is refused by name.
  */
 import type { RE2JS as RE2JSClass } from 're2js';
+import { sanitize } from './sanitize.ts';
 
 export class SearchPatternError extends Error {
   override name = 'SearchPatternError';
@@ -53,7 +54,7 @@ export async function compileSearchPattern(pattern: string, options: PatternOpti
     perFile = RE2JS.compile(source, flags | RE2JS.MULTILINE);
   } catch (err) {
     const why = (err instanceof Error ? err.message : String(err)).replace(/^error parsing regexp: /, '');
-    throw new SearchPatternError(`Cannot search text: invalid regex '${pattern}' (${why}; RE2 syntax); pass literal=true for a fixed string`);
+    throw new SearchPatternError(`Cannot search text: invalid regex '${sanitize(pattern, 400)}' (${why}; RE2 syntax); pass literal=true for a fixed string`);
   }
   // \A, \z and (?-m) pin to the whole text, where a line's match may not be one: no prefilter then.
   const lineBound = !/\\[Az]|\(\?[a-zA-Z]*-[a-zA-Z]*m/.test(source);

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { sanitize } from './sanitize.ts';
 import { compileSearchPattern, SearchPatternError, type SearchPattern } from './search-pattern.ts';
 
 /** A read that the source jail refused or could not serve; the message names the cause and the root. */
@@ -33,10 +34,11 @@ export function jailPath(root: string | undefined, file: string): string {
 /** {@link jailPath} plus the file's stat (one stat serves the file check and the cache check). */
 function jailFile(root: string | undefined, file: string): { real: string; st: Stats } {
   if (!root) throw new SourceAccessError('Cannot read source: no source root configured (start the server with --source-root <dir>)');
-  if (file.includes('\0')) throw new SourceAccessError(`Cannot read source: invalid path '${file.replace(/\0/g, '')}'`);
+  // The path may be a client's argument or a node's source_file: messages name it sanitized.
+  if (file.includes('\0')) throw new SourceAccessError(`Cannot read source: invalid path '${sanitize(file, 400)}' (it contains a NUL byte)`);
   const candidate = isAbsolute(file) ? resolve(file) : resolve(root, file);
   if (!inside(root, candidate)) {
-    throw new SourceAccessError(`Cannot read source: path '${file}' resolves outside the source root ${root} and was refused`);
+    throw new SourceAccessError(`Cannot read source: path '${sanitize(file, 400)}' resolves outside the source root ${sanitize(root, 400)} and was refused`);
   }
   let real: string;
   try {
@@ -45,14 +47,14 @@ function jailFile(root: string | undefined, file: string): { real: string; st: S
     real = realpathSync.native(candidate);
   } catch {
     throw new SourceAccessError(
-      `Cannot read source: '${file}' was not found under ${root} (in a federated workspace it may live in a sibling repo outside this root)`,
+      `Cannot read source: '${sanitize(file, 400)}' was not found under ${sanitize(root, 400)} (in a federated workspace it may live in a sibling repo outside this root)`,
     );
   }
   if (!inside(root, real)) {
-    throw new SourceAccessError(`Cannot read source: path '${file}' resolves (through a symlink) outside the source root ${root} and was refused`);
+    throw new SourceAccessError(`Cannot read source: path '${sanitize(file, 400)}' resolves (through a symlink) outside the source root ${sanitize(root, 400)} and was refused`);
   }
   const st = statSync(real);
-  if (!st.isFile()) throw new SourceAccessError(`Cannot read source: '${file}' under ${root} is not a file`);
+  if (!st.isFile()) throw new SourceAccessError(`Cannot read source: '${sanitize(file, 400)}' under ${sanitize(root, 400)} is not a file`);
   return { real, st };
 }
 
@@ -235,8 +237,10 @@ export function lineReader(root: string | undefined): (file: string, line: numbe
 export interface TextHit {
   file: string;
   line: number;
+  /** 1-based, in UTF-16 code units of the line as the file holds it. */
   col: number;
   match: string;
+  /** The raw line (without its line break), cut to 300 characters and an ellipsis when longer. */
   line_text: string;
 }
 
@@ -321,12 +325,12 @@ export async function searchText(root: string | undefined, options: TextSearchOp
   if (options.subdir) {
     const sub = resolve(root, options.subdir);
     if (!inside(root, sub) || !existsSync(sub) || !inside(root, realpathSync(sub))) {
-      throw new SourceAccessError(`Cannot search text: repo '${options.subdir}' is not a directory inside the source root ${root}`);
+      throw new SourceAccessError(`Cannot search text: repo '${sanitize(options.subdir, 400)}' is not a directory inside the source root ${sanitize(root, 400)}`);
     }
     base = realpathSync(sub);
   }
   if (options.pathGlob && (options.pathGlob.split('/').includes('..') || isAbsolute(options.pathGlob))) {
-    throw new SourceAccessError(`Cannot search text: path_glob '${options.pathGlob}' must be relative to the source root ${root} (no '..' or absolute paths)`);
+    throw new SourceAccessError(`Cannot search text: path_glob '${sanitize(options.pathGlob, 400)}' must be relative to the source root ${sanitize(root, 400)} (no '..' or absolute paths)`);
   }
   const glob = options.pathGlob ? globToRegExp(options.pathGlob) : undefined;
   const ignores = ignoreRules(base);
@@ -388,7 +392,8 @@ export async function searchText(root: string | undefined, options: TextSearchOp
           await new Promise(setImmediate); // one big file must not keep other requests waiting
           sliceStart = performance.now();
         }
-        const text = lines[i]!;
+        const raw = lines[i]!;
+        const text = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw; // a CRLF line, without its CR
         for (const m of pattern.matches(text)) {
           total++;
           if (hits.length < options.maxResults) {

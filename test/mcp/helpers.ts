@@ -8,7 +8,7 @@ import { after, before } from 'node:test';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(ROOT, 'dist/cli/main.js');
 /** SYNAPTIC_TEST_TSX=1 runs the CLI from src/ through tsx (for iterating without a rebuild). */
-const CLI_ARGS = process.env.SYNAPTIC_TEST_TSX === '1' ? ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')] : [CLI];
+export const CLI_ARGS = process.env.SYNAPTIC_TEST_TSX === '1' ? ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')] : [CLI];
 
 export const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { UsageError, type Command } from '../command.ts';
+import { jsonWithoutInvisible, sanitize, sanitizeSource, sanitizeSourceText } from '../../graph/sanitize.ts';
 import { resolveProject } from '../../memory/project.ts';
 import { MemoryStore, type MemoryRecord } from '../../memory/store.ts';
 
@@ -57,18 +58,26 @@ function stamp(created: number): string {
   return new Date(created * 1000).toISOString().replace('T', ' ').slice(0, 16);
 }
 
+// What a memory holds was written by an agent: the project and source print as names (sanitize),
+// bodies keep their text with invisible characters escaped (sanitizeSource), and JSON escapes them
+// as \uXXXX, so nothing in a memory can drive the owner's terminal.
+
 function describe(m: MemoryRecord): string {
   const state = m.state === 'live' ? '' : m.state === 'superseded' ? ` [superseded by ${m.supersededBy ?? '?'}]` : ' [forgotten]';
-  return `#${m.id}  ${stamp(m.created)}  ${m.scope}  ${m.project}  (${m.source})${state}`;
+  return `#${m.id}  ${stamp(m.created)}  ${m.scope}  ${sanitize(m.project, 400)}  (${sanitize(m.source)})${state}`;
 }
 
 function oneLine(body: string, max = 100): string {
   const flat = body.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return sanitizeSource(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 }
 
 function print(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function printJson(value: unknown): void {
+  print(jsonWithoutInvisible(JSON.stringify(value, null, 2)));
 }
 
 export const memoryCommand: Command = {
@@ -89,16 +98,16 @@ export const memoryCommand: Command = {
           if (flags.positional.length) throw new UsageError(`unexpected argument '${flags.positional[0]}'`);
           const project = flags.all ? undefined : resolveProject(flags.project === undefined ? undefined : resolve(flags.project)).path;
           const items = store.list({ project, all: flags.all, limit: flags.limit ?? 100 });
-          if (flags.json) print(JSON.stringify(items, null, 2));
-          else if (items.length === 0) print(project ? `No memories for ${project}.` : 'No memories.');
+          if (flags.json) printJson(items);
+          else if (items.length === 0) print(project ? `No memories for ${sanitize(project, 400)}.` : 'No memories.');
           else print(items.map((m) => `${describe(m)}\n    ${oneLine(m.body)}`).join('\n'));
           return 0;
         }
         case 'show': {
           const { memory, history } = store.show(parseId(flags.positional[0], 'show'));
-          if (flags.json) print(JSON.stringify({ memory, history }, null, 2));
+          if (flags.json) printJson({ memory, history });
           else {
-            const lines = [describe(memory), '', memory.body, ''];
+            const lines = [describe(memory), '', sanitizeSourceText(memory.body), ''];
             if (history.length === 0) lines.push('No other versions.');
             else {
               lines.push('History:');
@@ -119,7 +128,7 @@ export const memoryCommand: Command = {
           return 0;
         }
         case 'export': {
-          for (const m of store.exportAll()) process.stdout.write(`${JSON.stringify(m)}\n`);
+          for (const m of store.exportAll()) process.stdout.write(`${jsonWithoutInvisible(JSON.stringify(m))}\n`);
           return 0;
         }
         case 'import': {

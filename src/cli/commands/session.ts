@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { UsageError, type Command } from '../command.ts';
 import { SESSION_MEMORY_LIMIT, sessionOutput } from '../../memory/hooks.ts';
 import { resolveProject } from '../../memory/project.ts';
+import { sanitizeSource } from '../../graph/sanitize.ts';
 import { MemoryStore } from '../../memory/store.ts';
 
 const USAGE = `Usage: synaptic session [--json] [--project DIR]
@@ -37,7 +38,7 @@ export const sessionCommand: Command = {
         store.close();
       }
     } catch (err) {
-      const reason = (err as Error).message;
+      const reason = sanitizeSource((err as Error).message.replace(/\r?\n/g, ' '));
       output = {
         systemMessage: `Synaptic memory unavailable: ${reason}`,
         hookSpecificOutput: { hookEventName: 'SessionStart' as const, additionalContext: `Synaptic memory could not be loaded for this session: ${reason}` },

@@ -1,7 +1,7 @@
 import type { NodeId } from '../../graph/model.ts';
 import type { EdgeHit, QueryEngine } from '../../query/engine.ts';
 import type { Candidate, Resolution } from '../../query/resolve.ts';
-import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
+import { sanitize, sanitizeRelation, sanitizeSource } from '../../query/sanitize.ts';
 
 /** `label [kind] file:L12`, every part sanitized. */
 export function nodeLine(engine: QueryEngine, v: NodeId): string {
@@ -61,4 +61,15 @@ export function breakdown(byRelation: Record<string, number>): string {
 /** The edge's site: `file:line` of the call or reference. */
 export function edgeSite(engine: QueryEngine, e: number): { file: string; line: number } {
   return { file: engine.ix.edgeSiteFile(e), line: engine.ix.edgeLine[e]! };
+}
+
+/**
+ * The `at file:line: code` line show_sites prints under an entry: the file as a name (sanitize),
+ * the code line by the source-text rule (sanitizeSource: verbatim, invisible characters escaped).
+ */
+export function siteLine(engine: QueryEngine, read: (file: string, line: number) => string | undefined, e: number): string | undefined {
+  const s = edgeSite(engine, e);
+  if (!s.line) return undefined;
+  const code = s.file ? read(s.file, s.line) : undefined;
+  return `at ${sanitize(s.file)}:${s.line}: ${code === undefined ? '(source not readable)' : sanitizeSource(code)}`;
 }

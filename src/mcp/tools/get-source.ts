@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { lineOf } from '../../query/engine.ts';
-import { sanitize } from '../../query/sanitize.ts';
+import { sanitize, sanitizeSource } from '../../query/sanitize.ts';
 import { readLines } from '../../query/source.node.ts';
 import { toolError, toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
@@ -13,14 +13,14 @@ const input = z.object({
   context_lines: z.number().int().optional().describe('Lines to return from the start (default 40, clamped to 1..400).'),
 });
 
-/** get_source: the verbatim source lines of a symbol or a file range, read inside the --source-root jail. */
+/** get_source: the source lines of a symbol or a file range, read inside the --source-root jail (source-text rule: sanitizeSource). */
 export function createGetSourceTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
   return {
     name: 'get_source',
     title: 'Read source',
     description:
       "Return the actual numbered source lines of a symbol (its body, from the recorded start line) or of a file range (file + lines), so you can read code without opening files. " +
-      'Reads only inside the server source root; the lines come back verbatim.',
+      'Reads only inside the server source root; the lines come back verbatim, except that invisible characters (control, bidi, zero-width) are shown as escapes like \\u{202e}.',
     inputSchema: input,
     annotations: READ_ONLY,
     async handler(args) {
@@ -53,5 +53,5 @@ export function createGetSourceTool(ctx: GraphToolContext): ToolDefinition<typeo
 
 function number(lines: string[], from: number): string {
   const width = String(from + lines.length - 1).length;
-  return lines.map((l, i) => `${String(from + i).padStart(width)}  ${l}`).join('\n');
+  return lines.map((l, i) => `${String(from + i).padStart(width)}  ${sanitizeSource(l)}`).join('\n');
 }

@@ -4,7 +4,7 @@ import { sanitize } from '../../query/sanitize.ts';
 import { lineReader } from '../../query/source.node.ts';
 import { toolResult, type ToolResult } from '../tool.ts';
 import type { GraphToolContext } from './context.ts';
-import { breakdown, edgeLines, edgeSite, nodeLine, unresolvedText } from './format.ts';
+import { breakdown, edgeLines, nodeLine, siteLine, unresolvedText } from './format.ts';
 
 /** Input shared by find_callers / find_callees / find_references. */
 export const listingInput = z.object({
@@ -29,13 +29,7 @@ export async function runListing(
   const listing: EdgeListing = kind === 'callers' ? engine.callers(v) : kind === 'callees' ? engine.callees(v) : engine.references(v);
   const limit = args.verbose ? Infinity : (args.limit ?? ctx.defaults.listLimit);
   const read = args.show_sites ? lineReader(ctx.sourceRoot) : undefined;
-  const sites = read
-    ? (h: { edge: number }) => {
-        const s = edgeSite(engine, h.edge);
-        const code = s.file && s.line ? read(s.file, s.line) : undefined;
-        return s.line ? `at ${sanitize(s.file)}:${s.line}: ${code === undefined ? '(source not readable)' : code}` : undefined;
-      }
-    : undefined;
+  const sites = read ? (h: { edge: number }) => siteLine(engine, read, h.edge) : undefined;
   const seed = sanitize(engine.ix.label(v));
   const noun = kind === 'callers' ? 'caller' : kind === 'callees' ? 'callee' : 'reference';
   const header = `${listing.hits.length} ${noun}(s) of ${seed}${listing.hits.length ? ` (${breakdown(listing.byRelation)})` : ''}:`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sanitize } from '../../query/sanitize.ts';
+import { sanitize, sanitizeSource } from '../../query/sanitize.ts';
 import { searchText } from '../../query/source.node.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
@@ -23,9 +23,10 @@ const output = z.looseObject({
       repo: z.string(),
       file: z.string(),
       line: z.number(),
-      col: z.number(),
+      col: z.number().describe('1-based column of the match in UTF-16 code units of the line as the file holds it.'),
       match: z.string(),
-      line_text: z.string(),
+      line_text: z.string().describe('The line verbatim (cut at 300 characters with an ellipsis), except that invisible characters are shown as \\u{hex} escapes.'),
+      escaped: z.boolean().optional().describe('True when line_text shows escapes; col still counts the original line, so a match after an escape sits further right in line_text.'),
       node: z.looseObject({ id: z.string(), label: z.string(), kind: z.string(), community: z.number().nullable() }).nullable().optional(),
     }),
   ),
@@ -38,7 +39,7 @@ export function createSearchTextTool(ctx: GraphToolContext): ToolDefinition<type
     title: 'Search source text',
     description:
       'Content search over the source files for what the graph does not model: string literals, config values, log and error messages, TODOs, magic numbers. ' +
-      'Each hit (file:line:col and the line) names its enclosing symbol, so you can pivot to find_callers / affected on it. Reads only inside the source root.',
+      'Each hit (file:line:col and the line) names its enclosing symbol, so you can pivot to find_callers / affected on it. Lines come back verbatim (invisible characters shown as \\u{hex} escapes, flagged escaped). Reads only inside the source root.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,
@@ -64,12 +65,17 @@ export function createSearchTextTool(ctx: GraphToolContext): ToolDefinition<type
                 kind: sanitize(engine.ix.node(v).kind ?? '', 30),
                 community: typeof engine.ix.node(v).community === 'number' ? (engine.ix.node(v).community as number) : null,
               };
-        return { repo: args.repo ?? '', file: sanitize(h.file), line: h.line, col: h.col, match: sanitize(h.match, 300), line_text: sanitize(h.line_text, 300), node };
+        // Source text keeps its printable characters (`<E>`, `=>`): a hit must be usable for an edit.
+        const lineText = sanitizeSource(h.line_text);
+        const escaped = lineText !== h.line_text;
+        return { repo: args.repo ?? '', file: sanitize(h.file), line: h.line, col: h.col, match: sanitizeSource(h.match), line_text: lineText, ...(escaped ? { escaped } : {}), node };
       });
-      const lines = [`${r.total}${r.truncated ? '+' : ''} match(es) for /${sanitize(args.pattern)}/ in ${r.filesScanned} file(s)${r.truncated ? ` (showing ${hits.length}; narrow with path_glob or raise max_results)` : ''}:`];
-      for (const h of hits) lines.push(`${h.file}:${h.line}:${h.col} ${h.line_text.trim()}${h.node ? ` [${h.node.label} ${h.node.kind}]` : ''}`);
+      const pattern = sanitize(args.pattern, 400); // the client's pattern echoed: a name, not a source line
+      const lines = [`${r.total}${r.truncated ? '+' : ''} match(es) for /${pattern}/ in ${r.filesScanned} file(s)${r.truncated ? ` (showing ${hits.length}; narrow with path_glob or raise max_results)` : ''}:`];
+      // file:line:col, then the line as returned in line_text (indentation kept, so col lines up).
+      for (const h of hits) lines.push(`${h.file}:${h.line}:${h.col} ${h.line_text}${h.node ? ` [${h.node.label} ${h.node.kind}]` : ''}`);
       if (!hits.length) lines.push('  (no matches; the search honours .gitignore/.synapticignore and skips synaptic-out/, node_modules and build output)');
-      return toolResult(lines.join('\n'), { pattern: args.pattern, total: r.total, truncated: r.truncated, files_scanned: r.filesScanned, hits });
+      return toolResult(lines.join('\n'), { pattern, total: r.total, truncated: r.truncated, files_scanned: r.filesScanned, hits });
     },
   };
 }

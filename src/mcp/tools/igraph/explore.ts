@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanitize, sanitizeRelation } from '../../../query/sanitize.ts';
 import type { ToolDefinition } from '../../tool.ts';
 import { READ_ONLY, type GraphToolContext } from '../context.ts';
 import { brief, jsonResult } from './brief.ts';
@@ -34,14 +35,14 @@ export function createIgraphExploreTool(ctx: GraphToolContext): ToolDefinition<t
             if (h.relation === 'contains' && engine.ix.node(h.node).kind === 'file') continue;
             seen.add(h.node);
             next.push(h.node);
-            neighbors.push({ ...brief(engine, h.node), depth: d, relation: h.relation, direction: h.direction === 'in' ? 'caller' : 'callee' });
+            neighbors.push({ ...brief(engine, h.node), depth: d, relation: sanitizeRelation(h.relation), direction: h.direction === 'in' ? 'caller' : 'callee' });
           }
         }
         frontier = next;
       }
       return jsonResult({
         tool: 'igraph_explore',
-        query,
+        query: sanitize(query, 400),
         degraded: false,
         result: { symbols: symbols.map((s) => ({ ...brief(engine, s.node), score: s.score })), neighbors, resources: [] },
       });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanitize } from '../../../query/sanitize.ts';
 import type { ToolDefinition } from '../../tool.ts';
 import { READ_ONLY, type GraphToolContext } from '../context.ts';
 import { brief, jsonResult } from './brief.ts';
@@ -17,7 +18,7 @@ export function createIgraphFileTool(ctx: GraphToolContext): ToolDefinition<type
       const engine = await ctx.engine();
       const p = path.replace(/^\.\//, '');
       const ids = engine.ix.byFile.get(p);
-      if (!ids || !ids.length) return jsonResult({ tool: 'igraph_file', path, found: false });
+      if (!ids || !ids.length) return jsonResult({ tool: 'igraph_file', path: sanitize(path, 400), found: false });
       const fileNode = ids.find((v) => engine.ix.node(v).kind === 'file');
       const symbols = ids.filter((v) => v !== fileNode).sort((a, b) => brief(engine, a).startLine - brief(engine, b).startLine || a - b);
       const exported = symbols.filter((v) => {
@@ -27,13 +28,13 @@ export function createIgraphFileTool(ctx: GraphToolContext): ToolDefinition<type
       const lang = fileNode !== undefined ? engine.ix.node(fileNode).language : engine.ix.node(ids[0]!).language;
       return jsonResult({
         tool: 'igraph_file',
-        path,
+        path: sanitize(path, 400),
         found: true,
         info: {
           fileId: fileNode ?? -1,
-          filePath: p,
-          language: typeof lang === 'string' ? lang : '',
-          summary: fileNode !== undefined ? (engine.ix.node(fileNode).doc ?? '') : '',
+          filePath: sanitize(p, 400),
+          language: typeof lang === 'string' ? sanitize(lang, 30) : '',
+          summary: fileNode !== undefined ? sanitize(engine.ix.node(fileNode).doc ?? '', 1000) : '',
           exportedSymbols: exported.map((v) => brief(engine, v)),
           nodes: symbols.map((v) => brief(engine, v)),
         },

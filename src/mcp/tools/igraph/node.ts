@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanitize, sanitizeSource } from '../../../query/sanitize.ts';
 import { readLines } from '../../../query/source.node.ts';
 import type { ToolDefinition } from '../../tool.ts';
 import { READ_ONLY, type GraphToolContext } from '../context.ts';
@@ -20,27 +21,27 @@ export function createIgraphNodeTool(ctx: GraphToolContext): ToolDefinition<type
     async handler({ name, file }) {
       const engine = await ctx.engine();
       const ids = nodesNamed(engine, name, file);
-      if (!ids.length) return jsonResult({ tool: 'igraph_node', name, found: false, ambiguous: false, candidates: [] });
+      if (!ids.length) return jsonResult({ tool: 'igraph_node', name: sanitize(name, 400), found: false, ambiguous: false, candidates: [] });
       const v = ids[0]!;
       const node = engine.ix.node(v);
       const b = brief(engine, v);
       let sourceCode = '';
       if (node.source_file && b.startLine) {
         try {
-          sourceCode = readLines(ctx.sourceRoot, node.source_file, b.startLine, Math.min(b.endLine || b.startLine, b.startLine + 399)).lines.join('\n');
+          sourceCode = readLines(ctx.sourceRoot, node.source_file, b.startLine, Math.min(b.endLine || b.startLine, b.startLine + 399)).lines.map(sanitizeSource).join('\n');
         } catch {
           sourceCode = '';
         }
       }
       return jsonResult({
         tool: 'igraph_node',
-        name,
+        name: sanitize(name, 400),
         found: true,
         ambiguous: ids.length > 1,
         detail: {
           ...b,
-          signature: node.signature?.raw ?? '',
-          summary: node.doc ?? '',
+          signature: sanitize(node.signature?.raw ?? '', 400),
+          summary: sanitize(node.doc ?? '', 1000),
           sourceCode,
           callers: engine.callers(v).hits.map((h) => brief(engine, h.node)),
           callees: engine.callees(v).hits.map((h) => brief(engine, h.node)),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanitize, sanitizeRelation } from '../../../query/sanitize.ts';
 import type { ToolDefinition } from '../../tool.ts';
 import { READ_ONLY, type GraphToolContext } from '../context.ts';
 import { brief, jsonResult, nodesNamed } from './brief.ts';
@@ -30,11 +31,11 @@ export function createIgraphRelatedTool(ctx: GraphToolContext): ToolDefinition<t
             const key = `${h.node}:${h.direction}`;
             if (seen.has(key)) continue;
             seen.add(key);
-            neighbors.push({ ...brief(engine, h.node), depth: 1, relation: h.relation, direction: h.direction === 'in' ? 'caller' : 'callee' });
+            neighbors.push({ ...brief(engine, h.node), depth: 1, relation: sanitizeRelation(h.relation), direction: h.direction === 'in' ? 'caller' : 'callee' });
           }
         }
       }
-      return jsonResult({ tool: 'igraph_related', name, direction, found: seeds.length > 0, seeds: seeds.map((v) => brief(engine, v)), neighbors, resources: [] });
+      return jsonResult({ tool: 'igraph_related', name: sanitize(name, 400), direction, found: seeds.length > 0, seeds: seeds.map((v) => brief(engine, v)), neighbors, resources: [] });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { jsonWithoutInvisible, sanitize } from '../../../graph/sanitize.ts';
 import { MemoryStore } from '../../../memory/store.ts';
 import { resolveProject } from '../../../memory/project.ts';
 import type { ToolResult } from '../../tool.ts';
@@ -34,13 +35,15 @@ export function createMemoryContext(options: { cwd: string; env?: NodeJS.Process
 
 /**
  * A memory tool result: the spec's JSON exactly (text and structuredContent), plus a second text block
- * echoing the resolved project, so every response says which project's memory it used.
+ * echoing the resolved project, so every response says which project's memory it used. The text's
+ * JSON writes invisible characters as \uXXXX escapes (the same values, nothing raw for a terminal
+ * or a model to act on).
  */
 export function memoryResult(shape: object, project: string): ToolResult {
   return {
     content: [
-      { type: 'text', text: JSON.stringify(shape) },
-      { type: 'text', text: `project: ${project}` },
+      { type: 'text', text: jsonWithoutInvisible(JSON.stringify(shape)) },
+      { type: 'text', text: `project: ${sanitize(project, 400)}` },
     ],
     structuredContent: shape as Record<string, unknown>,
   };
@@ -51,7 +54,7 @@ export function echoProjectOnError<T>(project: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof Error) err.message = `${err.message} (project: ${project})`;
+    if (err instanceof Error) err.message = `${err.message} (project: ${sanitize(project, 400)})`;
     throw err;
   }
 }
