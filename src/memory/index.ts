@@ -18,7 +18,7 @@ export {
 export { BUDGETS, SOURCE_ALLOWANCE, type Budget } from './budget.ts';
 export { resolveProject, normalizeProjectPath, type ResolvedProject } from './project.ts';
 export { dataDir, dbPath } from './paths.ts';
-export { detectCredential, credentialMessage } from './credentials.ts';
+export { detectCredential, findCredential, normalizeForScan, refuseCredentials } from './credentials.ts';
 export { DatabaseRefusedError, CredentialRefusedError, LockBusyError, NotFoundError } from './errors.ts';
 export { LifecycleLock } from './lock.ts';
 export { backupDatabase, restoreDatabase } from './backup.ts';

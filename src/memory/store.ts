@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { BUDGETS, SOURCE_ALLOWANCE, fitBodies, type Budget } from './budget.ts';
-import { credentialMessage, detectCredential } from './credentials.ts';
-import { CredentialRefusedError, NotFoundError } from './errors.ts';
+import { refuseCredentials } from './credentials.ts';
+import { NotFoundError } from './errors.ts';
 import { LifecycleLock } from './lock.ts';
 import { ensureDataDir, openDatabase } from './open.ts';
 import { dataDir, dbPath } from './paths.ts';
@@ -251,7 +251,7 @@ export class MemoryStore {
   /**
    * Stores a memory and supersedes `supersedes` in one transaction. A body identical to a live memory
    * of the same scope is not stored twice (`stored: false`, the existing id). Throws
-   * CredentialRefusedError for secret-looking content, RangeError for a bad supersedes id (nothing
+   * CredentialRefusedError when the content, source or project looks like a credential, RangeError for a bad supersedes id (nothing
    * is stored then).
    */
   remember(input: RememberInput): RememberResult {
@@ -260,11 +260,8 @@ export class MemoryStore {
     if (utf8Length(body) > MAX_BODY_BYTES) {
       throw new RangeError(`Cannot remember: content is ${utf8Length(body)} bytes, over the ${MAX_BODY_BYTES}-byte limit; store a summary and keep the document in the repository`);
     }
+    refuseCredentials('remember', { content: body, source: input.source, project: input.project });
     const source = truncateUtf8(input.source.trim() || 'agent', MAX_SOURCE_BYTES).text;
-    for (const text of [body, source]) {
-      const finding = detectCredential(text);
-      if (finding) throw new CredentialRefusedError(credentialMessage(finding), finding.kind);
-    }
     if (input.scope !== 'global' && input.scope !== 'project') {
       throw new TypeError(`Cannot remember: scope "${String(input.scope)}" is not global or project`);
     }
@@ -576,10 +573,7 @@ export class MemoryStore {
    * exact duplicates (same body, scope, project and creation time) skipped, credentials refused.
    */
   importRecords(records: MemoryRecord[]): { imported: number; skipped: number } {
-    for (const r of records) {
-      const finding = detectCredential(r.body) ?? detectCredential(r.source);
-      if (finding) throw new CredentialRefusedError(credentialMessage(finding).replace('Cannot remember', `Cannot import memory ${r.id}`), finding.kind);
-    }
+    for (const r of records) refuseCredentials(`import memory ${r.id}`, { content: r.body, source: r.source, project: r.project });
     try {
       return this.importTx(records);
     } catch (err) {

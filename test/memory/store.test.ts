@@ -162,6 +162,27 @@ test('remember() refuses credentials with a message pointing to the vault, and n
   }
 });
 
+test('remember() and importRecords() scan the source and project too: a token there is refused and no project row is made', () => {
+  const { store, cleanup } = tempStore();
+  try {
+    const token = 'ghp_' + 'Q9w8E7r6T5y4U3i2O1p0A9s8D7f6G5h4J3k2';
+    const refused = (field: string) => (err: Error) =>
+      err instanceof CredentialRefusedError && err.kind === 'GitHub token' && err.message.includes(`the ${field} field`) && /nothing was stored/.test(err.message) && !err.message.includes(token);
+    assert.throws(() => store.remember({ content: 'Deploys run nightly.', source: `ci ${token}`, scope: 'project', project: A }), refused('source'));
+    assert.throws(() => store.remember({ content: 'Deploys run nightly.', source: 'agent', scope: 'project', project: `/home/dev/${token}` }), refused('project'));
+    // A zero-width space inside the token does not hide it.
+    const split = `${token.slice(0, 10)}\u200b${token.slice(10)}`;
+    assert.throws(() => store.remember({ content: `token ${split}`, source: 'agent', scope: 'project', project: A }), refused('content'));
+    assert.equal(store.list({ all: true }).length, 0);
+    assert.equal((store.db.prepare('SELECT count(*) AS n FROM projects').get() as { n: number }).n, 0, 'no project row for the refused path');
+    const record = { id: 7, body: 'Deploys run nightly.', source: 'agent', scope: 'project' as const, project: `/srv/${token}`, created: 1, state: 'live' as const, supersededBy: null, changed: 1 };
+    assert.throws(() => store.importRecords([record]), (err: Error) => refused('project')(err) && /^Cannot import memory 7:/.test(err.message));
+    assert.equal(store.list({ all: true }).length, 0);
+  } finally {
+    cleanup();
+  }
+});
+
 test('remember() of an identical live memory answers stored: false with the existing id', () => {
   const { store, cleanup } = tempStore();
   try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseCredentials } from '../../../memory/credentials.ts';
 import type { ToolDefinition } from '../../tool.ts';
 import { echoProjectOnError, memoryResult, type MemoryToolContext } from './context.ts';
 
@@ -31,7 +32,10 @@ export function rememberTool(ctx: MemoryToolContext): ToolDefinition<typeof inpu
     outputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: ({ content, source, scope, project, supersedes }) => {
+      // A project holding a credential is refused before resolution or an error message can echo it.
+      refuseCredentials('remember', { project });
       const path = ctx.project(project);
+      refuseCredentials('remember', { project: path });
       return echoProjectOnError(path, () =>
         memoryResult(ctx.store().remember({ content, source: source ?? 'agent', scope: scope ?? 'project', project: path, supersedes: supersedes ?? [] }), path),
       );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseCredentials } from '../../../memory/credentials.ts';
 import { SkillLibrary, type Env } from '../../../skills/index.ts';
 import { toolResult, type ToolDefinition } from '../../tool.ts';
 import { requireLearn, skillProject } from './teach.ts';
@@ -32,6 +33,8 @@ export function reviseTool(options: { cwd: string; env: Env }): ToolDefinition<t
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: (args) => {
       requireLearn(options.env, 'revise');
+      const { name, instructions, note, project } = args;
+      refuseCredentials('revise the skill', { name, instructions, note, project }, 'skills');
       const lib = new SkillLibrary(options.env);
       const { meta, revision } = lib.revise({
         name: args.name,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refuseCredentials } from '../../../memory/credentials.ts';
 import { readSettings, SkillLibrary, type Env } from '../../../skills/index.ts';
 import { toolResult, type ToolDefinition } from '../../tool.ts';
 
@@ -47,6 +48,8 @@ export function teachTool(options: { cwd: string; env: Env }): ToolDefinition<ty
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: (args) => {
       requireLearn(options.env, 'teach');
+      const { name, description, instructions, note, project } = args;
+      refuseCredentials('teach the skill', { name, description, instructions, note, project }, 'skills');
       const lib = new SkillLibrary(options.env);
       const scope = args.scope ?? 'project';
       const meta = lib.teach({
