@@ -1,6 +1,6 @@
 import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
-import { bareName, questionTokens } from './tokens.ts';
+import { bareName, namePieces, questionTokens } from './tokens.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 import { FrontierHeap, topMatches } from './rank-heaps.ts';
 
@@ -250,10 +250,10 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
       rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | bit;
     }
   }
-  // Exact symbol-name matches for symbol-shaped pieces of the question (getNode, get_node, Foo.bar).
+  // Exact symbol-name matches for the pieces that can be names (getNode, get_node, Foo.bar, `a`;
+  // not the grammar of "the a of and").
   const exact = new Set<NodeId>();
-  for (const piece of question.split(/[\s,;:?!'"()]+/)) {
-    if (!piece) continue;
+  for (const piece of namePieces(question)) {
     const lower = piece.toLowerCase();
     const bare = bareName(piece).toLowerCase();
     for (const key of lower === bare ? [lower] : [lower, bare]) {

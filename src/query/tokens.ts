@@ -4,18 +4,60 @@
  * carries that say nothing about the code. Browser-safe.
  */
 
-/** Words that frame a question but name no code concept. */
-export const STOPWORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'by', 'with', 'from', 'at', 'as', 'into',
-  'is', 'are', 'was', 'were', 'be', 'been', 'being', 'do', 'does', 'did', 'done', 'doing', 'how', 'what',
-  'where', 'which', 'who', 'whom', 'why', 'when', 'that', 'this', 'these', 'those', 'it', 'its', 'there',
+/**
+ * English function words: the grammar of a question (articles, prepositions, conjunctions, pronouns,
+ * auxiliaries, question words). Never a name the asker means, unless written in backticks.
+ */
+export const GRAMMAR_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'and', 'or', 'nor', 'but', 'of', 'to', 'in', 'on', 'for', 'by', 'with', 'from', 'at', 'as',
+  'into', 'onto', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did', 'how', 'what',
+  'where', 'which', 'who', 'whom', 'whose', 'why', 'when', 'that', 'this', 'these', 'those', 'it', 'its', 'there',
   'here', 'can', 'could', 'should', 'would', 'will', 'shall', 'may', 'might', 'must', 'i', 'me', 'my', 'we',
-  'our', 'you', 'your', 'they', 'them', 'their', 'he', 'she', 'work', 'works', 'working', 'happen',
-  'happens', 'get', 'gets', 'use', 'used', 'uses', 'using', 'code', 'implemented', 'implement', 'handle',
-  'handled', 'show', 'find', 'tell', 'about', 'explain', 'all', 'any', 'some', 'if', 'then', 'else', 'not',
-  'no', 'so', 'up', 'out', 'via', 'through', 'between', 'function', 'functions', 'method', 'methods',
-  'class', 'classes', 'file', 'files', 'call', 'calls', 'called', 'logic', 'thing', 'things', 'part',
+  'our', 'us', 'you', 'your', 'they', 'them', 'their', 'he', 'him', 'his', 'she', 'her', 'about', 'all', 'any',
+  'some', 'if', 'then', 'else', 'not', 'no', 'so', 'than', 'too', 'very', 'just', 'also', 'only', 'up', 'out',
+  'via', 'through', 'between',
 ]);
+
+/**
+ * Words that frame a question but name no code concept: the grammar words plus the verbs and nouns
+ * questions about code are phrased with. These can still be symbol names (`handle`, `get`), so they
+ * are dropped from the search tokens but still looked up as exact names.
+ */
+export const STOPWORDS: ReadonlySet<string> = new Set([
+  ...GRAMMAR_WORDS,
+  'done', 'doing', 'work', 'works', 'working', 'happen', 'happens', 'get', 'gets', 'use', 'used', 'uses', 'using',
+  'code', 'implemented', 'implement', 'handle', 'handled', 'show', 'find', 'tell', 'explain', 'function',
+  'functions', 'method', 'methods', 'class', 'classes', 'file', 'files', 'call', 'calls', 'called', 'logic',
+  'thing', 'things', 'part',
+]);
+
+/** A question split into prose and `code spans` (the text between a pair of backticks). */
+function questionParts(question: string): Array<{ text: string; code: boolean }> {
+  const parts = question.split('`');
+  // An unpaired last backtick opens no span: its text is prose.
+  return parts.map((text, i) => ({ text, code: i % 2 === 1 && i < parts.length - 1 }));
+}
+
+/**
+ * The pieces of a question looked up as exact symbol names: every piece of a code span, a question
+ * that is one word (`fn`, or even `a`), and otherwise each word that is not grammar: a one-letter word
+ * or a grammar word in prose ("the a of and") is how the question is phrased, not what it names.
+ */
+export function namePieces(question: string): string[] {
+  const code: string[] = [];
+  const prose: string[] = [];
+  for (const part of questionParts(question)) {
+    for (const piece of part.text.split(/[\s,;:?!'"()]+/)) if (piece) (part.code ? code : prose).push(piece);
+  }
+  if (!code.length && prose.length === 1) return prose;
+  return [...code, ...prose.filter((piece) => !isGrammar(piece))];
+}
+
+/** A one-letter word (not a digit) or a grammar word. */
+function isGrammar(piece: string): boolean {
+  const w = piece.toLowerCase();
+  return GRAMMAR_WORDS.has(w) || (w.length === 1 && !(w >= '0' && w <= '9'));
+}
 
 /** Split an identifier or phrase into lower-case word tokens (camel, snake, kebab, dots, digits). */
 export function splitWords(text: string): string[] {
@@ -101,18 +143,19 @@ function isSpace(c: number): boolean {
 export function questionTokens(question: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  const raw = question.split(/\s+/);
-  for (const piece of raw) {
-    const words = splitWords(piece);
-    // A symbol-shaped token (fooBar, foo_bar, Foo.bar) keeps every part, even stopwords.
-    const symbolShaped = /[a-z][A-Z]|_|\.\w/.test(piece) || words.length > 1;
-    for (const w of words) {
-      if (!symbolShaped && STOPWORDS.has(w)) continue;
-      if (w.length < 2 && !/\d/.test(w)) continue;
-      const s = stem(w);
-      if (!seen.has(s)) {
-        seen.add(s);
-        out.push(s);
+  for (const part of questionParts(question)) {
+    for (const piece of part.text.split(/\s+/)) {
+      const words = splitWords(piece);
+      // A symbol-shaped token (fooBar, foo_bar, Foo.bar, or anything in backticks) keeps every part, even stopwords.
+      const symbolShaped = part.code || /[a-z][A-Z]|_|\.\w/.test(piece) || words.length > 1;
+      for (const w of words) {
+        if (!symbolShaped && STOPWORDS.has(w)) continue;
+        if (w.length < 2 && !/\d/.test(w)) continue;
+        const s = stem(w);
+        if (!seen.has(s)) {
+          seen.add(s);
+          out.push(s);
+        }
       }
     }
   }

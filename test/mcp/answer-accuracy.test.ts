@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { countTokens } from '../../src/query/budget.ts';
 import { extractFixture, serveArgs, text } from './helpers.ts';
 
 let fx: ReturnType<typeof extractFixture>;
@@ -28,7 +29,9 @@ function addTally(repo: string): void {
     "import { test } from 'node:test';\nimport { tally } from '../src/tally/tally';\n" +
       "function check(): void {\n  if (tally(1) !== 2) throw new Error('tally');\n}\n" +
       "function again(): void {\n  if (tally(2) !== 3) throw new Error('tally');\n}\n" +
-      "test('tally adds one', () => {\n  check();\n  again();\n});\n",
+      // A local named like an English article, as hono's compose tests have.
+      'function a(): number {\n  return tally(0);\n}\n' +
+      "test('tally adds one', () => {\n  check();\n  again();\n  a();\n});\n",
   );
   writeFileSync(
     join(repo, 'test/tally-indirect.test.ts'),
@@ -87,4 +90,38 @@ test('#26.7 god_nodes and GRAPH_REPORT.md count the same test files reaching a h
   const { tools: list } = await client.listTools();
   assert.match(list.find((t) => t.name === 'god_nodes')!.description ?? '', /test files .* within 6 hops/);
   assert.match(readFileSync(join(fx.repo, 'synaptic-out/GRAPH_REPORT.md'), 'utf8'), /how many test files reach each: .* within 6 hops/);
+});
+
+test('#26.5 a question of grammar words says so instead of seeding on a local named a', async () => {
+  const noise = await call('query_graph', { question: 'the a of and' });
+  assert.deepEqual(noise.structured.nodes, [], noise.text);
+  assert.match(noise.text, /^No substantive word in 'the a of and'/);
+  assert.match(noise.text, /a symbol \(.+\), a file \(.+\) or a concept/, 'suggests what to ask');
+  assert.match(noise.text, /backticks \(`a`/, 'says how to name a one-letter symbol');
+  const hubs = (await call('god_nodes', { top_n: 1 })).structured.god_nodes as Array<{ label: string }>;
+  assert.match(noise.text, new RegExp(`Most connected symbols here: ${hubs[0]!.label}`), 'offers the top symbols');
+  // What a user means by a name still works: in backticks, or as the whole question.
+  for (const question of ['`a`', 'a', 'what calls `a`']) {
+    const named = await call('query_graph', { question });
+    assert.equal((named.structured.nodes as Array<{ label: string }>)[0]?.label, 'a', `${question}: ${named.text}`);
+  }
+  const word = await call('query_graph', { question: 'how is tally used' });
+  assert.equal((word.structured.nodes as Array<{ label: string }>)[0]?.label, 'tally', word.text);
+});
+
+test('#26.6 a tight token_budget keeps the top seed NODE line within the budget', async () => {
+  const question = 'router handler context plugin emitter';
+  const roomy = await call('query_graph', { question, full: true });
+  const topSeed = /Start: \[([^,\]]+)/.exec(roomy.text)?.[1];
+  assert.ok(topSeed, roomy.text);
+  for (const token_budget of [50, 60, 80]) {
+    for (const full of [false, true]) {
+      const tight = await call('query_graph', { question, full, token_budget });
+      const nodes = tight.text.split('\n').filter((l) => l.startsWith('NODE '));
+      assert.ok(nodes.length >= 1, `budget ${token_budget}, full ${full}: no NODE line:\n${tight.text}`);
+      assert.ok(nodes.some((l) => l.includes(` ${topSeed} [`) || l.includes(` ${topSeed}`)), `top seed ${topSeed} missing:\n${tight.text}`);
+      assert.ok((await countTokens(tight.text)) <= token_budget, `budget ${token_budget}: ${await countTokens(tight.text)} tokens`);
+      assert.match(tight.text, /line\(s\)/, 'says lines were cut');
+    }
+  }
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { cutToBudget } from '../../query/budget.ts';
+import { fitToBudget, type BudgetLayout } from '../../query/budget.ts';
 import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
+import { namePieces } from '../../query/tokens.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 import { changedSince } from './recency.ts';
@@ -67,25 +68,36 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
             target: sanitize(ix.label(ix.g.dst[e.edge]!)),
           }))
         : [];
-      let text: string;
+      let layout: BudgetLayout;
       if (!r.nodes.length) {
-        text = emptyAnswer(ctx, engine, args.question, r.tokens, args.context_filter);
+        const lines = emptyAnswer(ctx, engine, args.question, r.tokens, args.context_filter).split('\n');
+        layout = { head: [], lines: lines.map((text, i) => ({ text, rank: i === 0 ? 0 : 2 })) };
       } else {
         const start = r.seeds.slice(0, 8).map((v) => sanitize(ix.label(v)));
-        const lines = [`Traversal: ${mode} | Start: [${start.join(', ')}] | ${r.nodes.length} nodes found`];
-        if (recency) lines.push(`Recency: since ${sanitize(recency.since)} (base ${recency.base}): ${recency.weights.size} changed file(s), ${args.recency_mode ?? 'boost'} mode`);
+        const head = [`Traversal: ${mode} | Start: [${start.join(', ')}] | ${r.nodes.length} nodes found`];
+        if (recency) head.push(`Recency: since ${sanitize(recency.since)} (base ${recency.base}): ${recency.weights.size} changed file(s), ${args.recency_mode ?? 'boost'} mode`);
+        // Under a tight budget the seeds' NODE lines outlast the rest, and the top seed's always shows
+        // (the first line's, should the top seed rank below the terse list).
+        const seeds = new Set(r.seeds);
+        const lines: BudgetLayout['lines'] = [];
         const shown = full ? r.nodes.length : Math.min(TERSE_TOP, r.nodes.length);
+        let top = 0;
+        for (let i = 0; i < shown; i++) if (r.nodes[i]!.node === r.seeds[0]) top = i;
         for (let i = 0; i < shown; i++) {
           const s = structuredNodes[i]!;
           const q = s.qualified ? ` qualified: ${s.qualified as string}` : '';
           const changed = s.changed === true ? ' (changed)' : '';
-          lines.push(`NODE [${(s.score as number).toFixed(3)}]${changed} ${s.label as string} [${s.file_type as string}] ${s.source_file as string}${q}`);
+          const node = r.nodes[i]!.node;
+          lines.push({
+            text: `NODE [${(s.score as number).toFixed(3)}]${changed} ${s.label as string} [${s.file_type as string}] ${s.source_file as string}${q}`,
+            rank: i === top ? 0 : seeds.has(node) ? 1 : 2,
+          });
         }
-        if (full) for (const e of structuredEdges) lines.push(`EDGE ${e.source} --${e.relation}--> ${e.target}`);
-        else if (r.nodes.length > shown) lines.push(`(terse: top ${shown} of ${r.nodes.length} matched nodes; pass full=true for the whole subgraph with edges)`);
-        text = lines.join('\n');
+        if (full) for (const e of structuredEdges) lines.push({ text: `EDGE ${e.source} --${e.relation}--> ${e.target}` });
+        else if (r.nodes.length > shown) lines.push({ text: `(terse: top ${shown} of ${r.nodes.length} matched nodes; pass full=true for the whole subgraph with edges)` });
+        layout = { head, shortHead: [`Traversal: ${mode} | ${r.nodes.length} nodes found`], lines };
       }
-      const cut = await cutToBudget(text, budget);
+      const cut = await fitToBudget(layout, budget);
       ctx.logQuery?.({
         ts: new Date().toISOString(),
         tool: 'query_graph',
@@ -118,6 +130,29 @@ function emptyAnswer(_ctx: GraphToolContext, engine: import('../../query/engine.
       return `No nodes match '${sanitize(question)}' within context_filter [${filter.map((f) => sanitize(f)).join(', ')}]: the filter matched nothing. Without the filter, matches are in: ${list.join(', ')}`;
     }
   }
-  const words = tokens.length ? tokens.join(', ') : '(none left after removing question words)';
+  if (!tokens.length) return noSubstantiveWord(engine, question);
+  const words = tokens.join(', ');
   return `No nodes match '${sanitize(question)}' (search tokens: ${sanitize(words)}). The graph models symbols and files, not string contents: try other names, or search_text for literal text.`;
+}
+
+/**
+ * The answer to a question with no word to search for ("the a of and", "show all functions"): say so,
+ * say how to ask, and offer the graph's most connected symbols as a start.
+ */
+function noSubstantiveWord(engine: import('../../query/engine.ts').QueryEngine, question: string): string {
+  const words = [...new Set(question.split(/[^\p{L}\p{N}_$`]+/u).filter(Boolean))].slice(0, 8).map((w) => `'${sanitize(w, 40)}'`);
+  const names = namePieces(question);
+  const hubs = engine.godNodes().slice(0, 5);
+  const symbol = hubs.length ? engine.safeLabel(hubs[0]!) : 'handleRequest';
+  const file = (hubs.length && engine.safeFile(hubs[0]!)) || 'src/app.ts';
+  const lines = [
+    `No substantive word in '${sanitize(question)}': ${words.join(', ') || 'its words'} only phrase a question` +
+      `${names.length ? `, and no symbol is named ${names.slice(0, 4).map((n) => sanitize(n, 40)).join(' or ')}` : ''}.`,
+    `Name what you are after: a symbol (${symbol}), a file (${file}) or a concept (a feature or folder name); ` +
+      'put a one-letter or common-word name in backticks (`a`, `get`).',
+  ];
+  if (hubs.length) {
+    lines.push(`Most connected symbols here: ${hubs.map((v) => engine.safeQualified(v)).join(', ')} (god_nodes lists more).`);
+  }
+  return lines.join('\n');
 }
