@@ -13,9 +13,22 @@ export interface SessionOutput {
   hookSpecificOutput: { hookEventName: 'SessionStart'; additionalContext: string };
 }
 
-export interface CompactOutput {
-  hookSpecificOutput: { hookEventName: 'PreCompact'; additionalContext: string };
-}
+/** Why a SessionStart hook runs (Claude Code and Codex send it as `source` on stdin). */
+export type SessionSource = 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
+
+/** The section the compaction summary is asked for, and the session after it is pointed at. */
+export const UNSTORED_HEADING = 'Settled, not yet in Synaptic memory';
+
+/**
+ * Opens the context of a session that was just compacted: the summary is the only record of what it
+ * settled, and this is the first turn that can still store it.
+ */
+const AFTER_COMPACTION =
+  'This session was just compacted. Before anything else, call remember once for each line under ' +
+  `"${UNSTORED_HEADING}" in the summary (if the summary has no such section: for each decision, convention, correction ` +
+  'or confirmed fact it records that is not among the memories below), with scope project unless it holds for every ' +
+  'project, and supersedes with the id of any memory below that it corrects. Never store secret values. Then continue ' +
+  'where the summary leaves off.\n\n';
 
 function day(created: number): string {
   return new Date(created * 1000).toISOString().slice(0, 10);
@@ -35,11 +48,20 @@ function memoryLine(m: MemoryRecord, body: string, abridged: boolean): string {
 /**
  * The SessionStart hook output: a terminal line, and the project's memory (newest first, global plus
  * this project, within SESSION_CONTEXT_BYTES) in the session's context before the first turn.
- * Memories that do not fit whole are cut to their opening sentence and marked abridged.
+ * Memories that do not fit whole are cut to their opening sentence and marked abridged. After a
+ * compaction (`source` compact) the context opens by asking for a remember call per fact the
+ * summary lists as settled but not stored.
  */
-export function sessionOutput(project: string, total: number, recent: MemoryRecord[], budgetBytes = SESSION_CONTEXT_BYTES): SessionOutput {
+export function sessionOutput(
+  project: string,
+  total: number,
+  recent: MemoryRecord[],
+  budgetBytes = SESSION_CONTEXT_BYTES,
+  source?: SessionSource,
+): SessionOutput {
   const noun = total === 1 ? 'memory' : 'memories';
   const head =
+    (source === 'compact' ? AFTER_COMPACTION : '') +
     `Synaptic is connected and holds ${total} ${noun} for ${sanitize(project, 400)}. ` +
     'They are global memory plus memory stored for this project, never another project\'s. ' +
     (total === 0
@@ -73,18 +95,18 @@ export function sessionOutput(project: string, total: number, recent: MemoryReco
   };
 }
 
-/** The PreCompact hook output: asks for a remember call per settled fact; recalls nothing, blocks nothing. */
-export function compactOutput(project: string): CompactOutput {
-  return {
-    hookSpecificOutput: {
-      hookEventName: 'PreCompact',
-      additionalContext:
-        "Synaptic holds this project's durable memory, and this session is about to be compacted: whatever it " +
-        `worked out and did not write down stops existing now. Before continuing, list what this session (project ${sanitize(project, 400)}) ` +
-        'settled that is not already stored (decisions, conventions, corrections, confirmed facts about the code or ' +
-        'the user\'s preferences) and call remember once for each, with scope project unless it holds for every ' +
-        'project, and supersedes with the id of any memory it corrects. Skip anything tentative, anything already ' +
-        'remembered, and never include secret values. Do not recall memory for this: the compaction is reclaiming context.',
-    },
-  };
+/**
+ * The PreCompact hook's plain text, which Claude Code appends to the compaction's instructions: the
+ * summary lists what the session settled and did not store, and the SessionStart hook that runs
+ * right after the compaction asks the session to remember each line. Recalls nothing, blocks nothing.
+ */
+export function compactInstructions(project: string): string {
+  return (
+    `Synaptic keeps the durable memory of this project (${sanitize(project, 400)}), and this compaction is the last moment ` +
+    `the details of this conversation exist. In the summary, add a section headed "${UNSTORED_HEADING}": one line for ` +
+    'each decision, convention, correction or confirmed fact about the code or the user\'s preferences that this ' +
+    'conversation settled and did not store with the remember tool, worded to stand on its own. Leave out anything ' +
+    'tentative, anything already stored with remember, and every secret value; if nothing qualifies, write "none". ' +
+    'Right after the compaction the session is asked to store each line with remember.\n'
+  );
 }

@@ -22,5 +22,5 @@ export { detectCredential, findCredential, normalizeForScan, refuseCredentials }
 export { DatabaseRefusedError, CredentialRefusedError, LockBusyError, NotFoundError } from './errors.ts';
 export { LifecycleLock } from './lock.ts';
 export { backupDatabase, restoreDatabase } from './backup.ts';
-export { sessionOutput, compactOutput } from './hooks.ts';
+export { sessionOutput, compactInstructions } from './hooks.ts';
 export { bytePage, truncateUtf8 } from './utf8.ts';

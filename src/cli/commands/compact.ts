@@ -1,16 +1,18 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.ts';
-import { compactOutput } from '../../memory/hooks.ts';
+import { compactInstructions } from '../../memory/hooks.ts';
 import { resolveProject } from '../../memory/project.ts';
 
 const USAGE = `Usage: synaptic compact [--project DIR]
 
-The PreCompact hook: prints JSON asking the session to call remember for each fact it settled that
-is not stored yet. It recalls nothing, opens no database, and never blocks or rewrites compaction.`;
+The PreCompact hook (Claude Code): prints plain text that Claude Code appends to the compaction's
+instructions, asking the summary for a section listing what the session settled and did not store
+with remember; the SessionStart hook after the compaction asks the session to store each line.
+It recalls nothing, opens no database, and never blocks compaction (it always exits 0).`;
 
 export const compactCommand: Command = {
   name: 'compact',
-  summary: 'PreCompact hook: ask the session to remember what it settled',
+  summary: 'PreCompact hook: have the summary list what the session settled but did not store',
   usage: USAGE,
   async run(argv) {
     const i = argv.indexOf('--project');
@@ -20,7 +22,7 @@ export const compactCommand: Command = {
     } catch {
       project = process.cwd();
     }
-    process.stdout.write(`${JSON.stringify(compactOutput(project))}\n`);
+    process.stdout.write(compactInstructions(project));
     return 0;
   },
 };
