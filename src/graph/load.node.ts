@@ -22,6 +22,8 @@ export interface LoadedGraph {
   size: number;
   /** graph.cbor's stamp at load time (`mtime:size`, '' when absent): a fresher snapshot also reloads. */
   cborStamp?: string;
+  /** Why a fresh graph.cbor was not used (damaged, another version): graph.json was loaded instead. */
+  warning?: string;
 }
 
 /** The graph.cbor that sits next to a graph.json. */
@@ -68,8 +70,9 @@ export function checkGraphDocument(value: unknown, path: string): GraphDocument 
 
 /**
  * Load a graph: the CBOR snapshot next to graph.json when it is at least as new as graph.json, else
- * graph.json (also when the snapshot does not decode). A missing file says to run `synaptic extract`; a corrupt
- * one throws GraphLoadError with the parse error.
+ * graph.json, also when the snapshot is refused (damaged: its length or checksum; another version),
+ * which `warning` then says. A missing file says to run `synaptic extract`; a corrupt graph.json
+ * throws GraphLoadError with the parse error (and why the snapshot was not used, if it was not).
  */
 export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
   let st;
@@ -80,6 +83,8 @@ export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
   }
   const cborPath = snapshotPathFor(jsonPath);
   const cborStamp = stampKey(cborPath);
+  // Why a fresh snapshot was refused (it was there, at least as new as graph.json, and did not decode).
+  let refused: string | undefined;
   if (cborPath !== jsonPath && existsSync(cborPath)) {
     const cst = statSync(cborPath);
     if (cst.mtimeMs >= st.mtimeMs) {
@@ -88,19 +93,28 @@ export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
         // in many small chunks, each a trip through the thread pool (~50 ms idle for 25 MB).
         const snapshot = decodeSnapshot(readFileSync(cborPath));
         return { snapshot, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size, cborStamp };
-      } catch {
+      } catch (err) {
         // A bad snapshot falls back to the canonical graph.json.
+        refused = `${cborPath} not used: ${(err instanceof Error ? err.message : String(err)).replace(/^Cannot decode graph snapshot: /, '')}`;
       }
     }
   }
-  const text = readFileSync(jsonPath, 'utf8');
-  let parsed: unknown;
+  let doc: GraphDocument;
   try {
-    parsed = JSON.parse(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(jsonPath, 'utf8'));
+    } catch (err) {
+      throw new GraphLoadError(`Cannot load graph ${jsonPath}: invalid JSON (${err instanceof Error ? err.message : String(err)}); run 'synaptic update' (or 'synaptic extract') to write it anew`);
+    }
+    doc = checkGraphDocument(parsed, jsonPath);
   } catch (err) {
-    throw new GraphLoadError(`Cannot load graph ${jsonPath}: invalid JSON (${err instanceof Error ? err.message : String(err)}); re-run 'synaptic extract'`);
+    // Neither file serves: say why for both.
+    if (!refused || !(err instanceof GraphLoadError)) throw err;
+    throw new GraphLoadError(`${err.message}; and ${refused}`);
   }
-  return { doc: checkGraphDocument(parsed, jsonPath), path: jsonPath, format: 'json', mtimeMs: st.mtimeMs, size: st.size, cborStamp };
+  const warning = refused ? `${refused}; loaded graph.json instead (run 'synaptic update' to write graph.cbor anew)` : undefined;
+  return { doc, path: jsonPath, format: 'json', mtimeMs: st.mtimeMs, size: st.size, cborStamp, ...(warning ? { warning } : {}) };
 }
 
 /** mtime and size of a file, or undefined when it is missing. */

@@ -1,9 +1,9 @@
 import { Encoder } from 'cbor-x';
 import type { GraphDocument, GraphLink, GraphNode, Param, Signature, Span } from './model.ts';
 import {
-  CONFIDENCES, NODE_FIELDS, NONE, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotEdges,
-  type ExtraColumn, type GraphSnapshot, type SnapshotEdges, type Wire,
+  CONFIDENCES, NODE_FIELDS, NONE, snapshotEdges, type ExtraColumn, type GraphSnapshot, type SnapshotEdges, type Wire,
 } from './snapshot.ts';
+import { SNAPSHOT_HEADER_BYTES, sealSnapshot } from './snapshot-envelope.ts';
 import { EncodeMemo, SCALAR_STRING_COLUMNS, StringTable, lastString, type LastEncode, type LastString, type NodeColumns } from './snapshot-strings.ts';
 
 export { EncodeMemo };
@@ -384,8 +384,6 @@ class RowEncoder {
       };
     }
     const wire: Wire = {
-      format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_VERSION,
       strings: strings.hasNul ? strings.list : new TextEncoder().encode(strings.list.join('\0')),
       n,
       m: this.links.length,
@@ -407,12 +405,18 @@ class RowEncoder {
     // The first encode with a memo writes into a buffer of about its size: cbor-x would grow its own
     // by copies to up to four times that (an 11 MB graph.cbor: ~45 MB allocated, as external memory
     // enough to set off a full garbage collection of the heap).
-    if (memo?.allocate && !memo.output) memo.output = memo.allocate(encodedSizeBound(wire));
-    if (memo?.output) encoder.useBuffer(memo.output);
-    const bytes = encoder.encode(wire);
-    // Grown past it (or none yet): room for the next encode, with some to spare.
-    if (memo?.allocate && bytes.buffer !== memo.output?.buffer) memo.output = memo.allocate(bytes.length + (bytes.length >> 2) + (1 << 20));
-    return bytes;
+    if (memo?.allocate && !memo.output) memo.output = memo.allocate(SNAPSHOT_HEADER_BYTES + encodedSizeBound(wire));
+    // The columns go after room for graph.cbor's header (snapshot-envelope.ts), which is then
+    // written in front of them: the file is one view of the buffer, not a copy.
+    const output = memo?.output;
+    if (output) encoder.useBuffer(output.subarray(SNAPSHOT_HEADER_BYTES));
+    const body = encoder.encode(wire);
+    const inOutput = output !== null && output !== undefined && body.buffer === output.buffer && body.byteOffset === output.byteOffset + SNAPSHOT_HEADER_BYTES;
+    if (inOutput || !memo?.allocate) return sealSnapshot(body, inOutput);
+    // Grown past it: room for the next encode, with some to spare, which holds this file meanwhile.
+    const grown = memo.allocate(SNAPSHOT_HEADER_BYTES + body.length + (body.length >> 2) + (1 << 20));
+    memo.output = grown;
+    return sealSnapshot(body, false, () => grown);
   }
 }
 

@@ -1,4 +1,5 @@
 import { decode } from 'cbor-x';
+import { openSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './snapshot-envelope.ts';
 import { edgeCsr, type EdgeCsr } from './indexed-graph.ts';
 import { OTHER_RELATION_ID, relationId, type Confidence, type GraphDocument, type GraphLink, type GraphMeta, type GraphNode, type Param, type Signature, type Span } from './model.ts';
 
@@ -8,13 +9,13 @@ import { OTHER_RELATION_ID, relationId, type Confidence, type GraphDocument, typ
  * links are typed-array columns of string indices and numbers; links point at nodes by dense index,
  * so the core's edge arrays come out of the file without a lookup. Browser-safe.
  *
- * encodeGraph (snapshot-encode.ts) writes it. {@link decodeSnapshot} gives the columns (the fast path for the server and the explorer);
+ * The columns sit in an envelope with their length and checksum (snapshot-envelope.ts): a damaged
+ * file is refused before it is decoded. encodeGraph (snapshot-encode.ts) writes it. {@link decodeSnapshot} gives the columns (the fast path for the server and the explorer);
  * {@link decodeGraph} rebuilds a GraphDocument equal to the one encoded (fields that are absent stay
  * absent; keys the columns do not model travel in per-row `extras`).
  */
 
-export const SNAPSHOT_FORMAT = 'synaptic-graph-columns';
-export const SNAPSHOT_VERSION = 1;
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION };
 /** String index meaning "field absent". */
 export const NONE = 0xffffffff;
 
@@ -171,10 +172,8 @@ function storedEdges(wire: Wire, link: GraphSnapshot['link']): SnapshotEdges | u
   return { ...e, src, dst };
 }
 
-/** The CBOR document of graph.cbor (what encodeGraph writes and decodeSnapshot reads). */
+/** The columns of graph.cbor, as CBOR inside its envelope (what encodeGraph writes and decodeSnapshot reads). */
 export interface Wire {
-  format: string;
-  version: number;
   strings: Uint8Array | string[];
   n: number;
   m: number;
@@ -209,13 +208,13 @@ function applyColumns(rows: Record<string, unknown>[], columns: ExtraColumn[], s
   }
 }
 
-/** Decode graph.cbor bytes into columns (fast: no per-node objects). */
+/**
+ * Decode graph.cbor bytes into columns (fast: no per-node objects). Throws when the file is not a
+ * graph.cbor, of another version, or damaged (SnapshotDamagedError: length or checksum).
+ */
 export function decodeSnapshot(bytes: Uint8Array): GraphSnapshot {
-  const wire = decode(bytes) as Wire;
-  if (!wire || wire.format !== SNAPSHOT_FORMAT) throw new TypeError('Cannot decode graph snapshot: not a graph.cbor file');
-  if (wire.version !== SNAPSHOT_VERSION) {
-    throw new RangeError(`Cannot decode graph snapshot: version ${wire.version} is not the supported ${SNAPSHOT_VERSION}`);
-  }
+  const wire = decode(openSnapshot(bytes)) as Wire;
+  if (!wire || typeof wire !== 'object' || !Array.isArray(wire.relations)) throw new TypeError('Cannot decode graph snapshot: its columns are not a graph');
   const strings = Array.isArray(wire.strings)
     ? wire.strings
     : wire.strings.length === 0 && wire.n === 0 ? [] : new TextDecoder().decode(wire.strings).split('\0');

@@ -93,6 +93,7 @@ export class LiveGraph {
     // No graph yet (serve before the first extract): serve an empty one until the file appears.
     const loaded = fileStamp(options.graphPath) ? await loadGraph(options.graphPath) : absentGraph(options.graphPath);
     const live = new LiveGraph(options, loaded);
+    if (loaded.warning) options.log?.(`[synaptic] warning: ${loaded.warning}`);
     if (options.watch !== false) live.closeWatch = watchGraphFile(options.graphPath, () => void live.reloadIfChanged());
     live.stopWarm = warmInIdleTime(live.current, options.warmReferences);
     return live;
@@ -164,6 +165,7 @@ export class LiveGraph {
     this.reloading = (async () => {
       try {
         const loaded = await loadGraph(this.options.graphPath);
+        if (loaded.warning) this.options.log?.(`[synaptic] warning: ${loaded.warning}`);
         const engine = buildEngine(loaded, this.options.traversal);
         engine.warm(this.options.warmReferences);
         const old = this.current;

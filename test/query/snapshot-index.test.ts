@@ -6,6 +6,7 @@ import { Encoder, decode } from 'cbor-x';
 import fc from 'fast-check';
 import { decodeSnapshot } from '../../src/graph/snapshot.ts';
 import { encodeGraph } from '../../src/graph/snapshot-encode.ts';
+import { openSnapshot, sealSnapshot } from '../../src/graph/snapshot-envelope.ts';
 import type { GraphDocument, GraphLink, GraphNode } from '../../src/graph/model.ts';
 import { GraphIndex } from '../../src/query/graph-index.ts';
 import { indexSnapshot } from '../../src/query/snapshot-index.ts';
@@ -68,9 +69,9 @@ test('inconsistent stored edge columns are ignored and recomputed, never trusted
   const snap = decodeSnapshot(bytes);
   assert.ok(snap.edges);
   // A truncated CSR (as a damaged or foreign writer could leave) fails the size check on decode.
-  const wire = decode(bytes) as { edges: { outEdges: Uint32Array } };
+  const wire = decode(openSnapshot(bytes)) as { edges: { outEdges: Uint32Array } };
   wire.edges.outEdges = wire.edges.outEdges.subarray(0, 1);
-  const damaged = decodeSnapshot(new Encoder({ useRecords: false, tagUint8Array: true }).encode(wire));
+  const damaged = decodeSnapshot(sealSnapshot(new Encoder({ useRecords: false, tagUint8Array: true }).encode(wire)));
   assert.equal(damaged.edges, undefined);
   const ix = indexSnapshot(damaged);
   assert.deepEqual(summary(new GraphIndex(ix.doc, { edges: ix.edges })), summary(new GraphIndex(docOf(small))));
