@@ -1,5 +1,6 @@
 import type { NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
+import { sanitize } from './sanitize.ts';
 
 /** One candidate of an ambiguous name, with a reference that resolves back to exactly it. */
 export interface Candidate {
@@ -36,7 +37,50 @@ export function resolveName(index: GraphIndex, rawQuery: string): Resolution {
     const qualified = cascade(index, name, file);
     if (qualified.status !== 'not_found') return qualified;
   }
+  const printed = printedNodes(index, query);
+  if (printed.length) return printed.length === 1 ? { status: 'found', node: printed[0]!, via: 'label' } : ambiguous(index, query, printed);
   return { status: 'not_found', query };
+}
+
+/** The nodes a printed name stands for: the whole name, or a printed label `@` part of a printed file. */
+function printedNodes(index: GraphIndex, query: string): NodeId[] {
+  const names = printedNames(index);
+  const whole = names.get(query.toLowerCase());
+  if (whole) return whole;
+  const at = query.lastIndexOf('@');
+  if (at <= 0) return [];
+  const file = query.slice(at + 1).trim().toLowerCase();
+  const ids = names.get(query.slice(0, at).trim().toLowerCase()) ?? index.byLabel.get(query.slice(0, at).trim().toLowerCase()) ?? [];
+  return ids.filter((v) => sanitize(index.node(v).source_file ?? '', 400).toLowerCase().includes(file));
+}
+
+const printedMemo = new WeakMap<GraphIndex, Map<string, NodeId[]>>();
+
+/**
+ * Nodes by the form output prints them in, for the names sanitize() changes (a label with `<`, a
+ * control or bidi character, a file name with a line break): an agent copies a name from a listing
+ * or a completion and passes it back. Built on the first name no other step resolves.
+ */
+function printedNames(index: GraphIndex): Map<string, NodeId[]> {
+  let map = printedMemo.get(index);
+  if (map) return map;
+  map = new Map();
+  const add = (raw: string, printed: string, v: NodeId): void => {
+    if (printed === raw) return;
+    const key = printed.toLowerCase();
+    const list = map!.get(key);
+    if (!list) map!.set(key, [v]);
+    else if (list[list.length - 1] !== v) list.push(v);
+  };
+  for (let v = 0; v < index.n; v++) {
+    const node = index.node(v);
+    const label = index.label(v);
+    add(label, sanitize(label), v);
+    add(node.id, sanitize(node.id, 400), v);
+    if (node.source_file) add(`${label}@${node.source_file}`, sanitize(`${label}@${node.source_file}`, 400), v);
+  }
+  printedMemo.set(index, map);
+  return map;
 }
 
 function cascade(index: GraphIndex, query: string, fileSub: string | undefined): Resolution {
