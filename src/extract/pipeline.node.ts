@@ -96,6 +96,8 @@ export interface ExtractSummary {
   processCpuMs: number;
   /** Set when a keeper (`update --watch`, `serve --watch`) did this update for a one-shot `synaptic update`: its pid. */
   watcherPid?: number;
+  /** What this run found wrong with the output folder (left by an interrupted run, damaged) and did about it. */
+  repairs: string[];
   outputs: { graphJson: string; graphCbor: string; manifest: string; report: string; factsCache: string };
 }
 
@@ -106,7 +108,10 @@ export async function runExtract(options: ExtractOptions): Promise<ExtractSummar
   // One writer per output folder at a time (update --watch, a one-shot update and the server's catch-up may meet there).
   const lock = await folder.lock();
   try {
-    return await extractOnce(root, folder, options);
+    const stale = folder.removeStaleTemps();
+    const summary = await extractOnce(root, folder, options);
+    if (stale) summary.repairs.push(`removed ${stale} temp file${stale === 1 ? '' : 's'} an interrupted run left in ${folder.dir}`);
+    return summary;
   } catch (err) {
     folder.forgetAll();
     throw err;
@@ -125,7 +130,11 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
   };
   const scanned = await scan({ root, incremental: options.incremental === true, pool, ...(options.maxFileSize !== undefined ? { maxFileSize: options.maxFileSize } : {}) }, folder, version, () => clock.mark('walk'));
   clock.mark('parse');
+  const repairs: string[] = [];
+  const manifestProblem = options.incremental && !scanned.previous ? folder.manifestProblem() : null;
+  if (manifestProblem) repairs.push(`${manifestProblem}: every file was extracted again`);
   const plan = planRun(scanned, folder, version, options.seed ?? 42);
+  if (plan.damage) repairs.push(`${plan.damage}: the graph was built again from every file's facts`);
   if (plan.route === 'reused') return reuseOutputs(folder, scanned, plan, clock);
 
   options.onPhase?.('linking');
@@ -144,7 +153,7 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
   return summaryOf(folder, scanned, plan, clock, {
     linkMode: linked.mode, relinked: linked.relinked, failed: Object.keys(linked.failed).length, skipped: linked.skippedCount,
     nodes: linked.doc.nodes.length, links: linked.doc.links.length, communities: ranked.communities.communities.length, lines: linked.lines,
-  });
+  }, repairs);
 }
 
 /** Same inputs as the previous run (e.g. files touched but not changed): only the manifest's sizes and mtimes are refreshed. */
@@ -163,7 +172,7 @@ function reuseOutputs(folder: OutputFolder, scanned: Scan, plan: Plan, clock: Ph
 
 type Outcome = Pick<ExtractSummary, 'linkMode' | 'relinked' | 'failed' | 'skipped' | 'nodes' | 'links' | 'communities' | 'lines'>;
 
-function summaryOf(folder: OutputFolder, scanned: Scan, plan: Plan, clock: PhaseClock, outcome: Outcome): ExtractSummary {
+function summaryOf(folder: OutputFolder, scanned: Scan, plan: Plan, clock: PhaseClock, outcome: Outcome, repairs: string[] = []): ExtractSummary {
   const { files } = scanned;
   const update = scanned.previous !== null;
   return {
@@ -173,6 +182,7 @@ function summaryOf(folder: OutputFolder, scanned: Scan, plan: Plan, clock: Phase
     timingsMs: clock.wall(), cpuMs: clock.cpu(),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     processCpuMs: Math.round(cpuNow()),
+    repairs,
     outputs: { graphJson: folder.graphJson, graphCbor: folder.graphCbor, manifest: folder.manifestFile, report: folder.report, factsCache: folder.path('.facts') },
   };
 }

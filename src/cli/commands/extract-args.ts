@@ -109,8 +109,15 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean,
  * channel, and a silent success leaves a user guessing whether anything was written).
  */
 export function printSummary(summary: ExtractSummary, json: boolean, note = ''): void {
+  printRepairs(summary);
   if (json) process.stdout.write(JSON.stringify(summary) + '\n');
   else process.stderr.write(summaryLine(summary) + note + '\n');
+}
+
+/** What a run found wrong with the output folder and did about it, one line each on stderr (also with --json). */
+export function printRepairs(summary: ExtractSummary): void {
+  // (a keeper of an older synaptic sends summaries without them)
+  for (const repair of summary.repairs ?? []) process.stderr.write(`synaptic: ${repair}\n`);
 }
 
 /** `ts 120, py 3, +2 more` for the most frequent languages of a run. */

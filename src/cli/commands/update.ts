@@ -3,7 +3,7 @@ import { UsageError } from '../command.ts';
 import { extractorVersion } from '../../extract/identity.node.ts';
 import { answerUpdates, askKeeper, type KeeperKind, type UpdateRequest } from '../../extract/keeper-socket.node.ts';
 import type { ExtractOptions } from '../../extract/pipeline.node.ts';
-import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, printSummary, runExtractCommand, summaryLine, type ExtractArgs } from './extract-args.ts';
+import { EXTRACT_OPTIONS_USAGE, parseExtractArgs, printRepairs, printSummary, runExtractCommand, summaryLine, type ExtractArgs } from './extract-args.ts';
 
 /** `synaptic update [path]`: re-extract only added, changed and deleted files; `--watch` keeps doing it. */
 export const updateCommand: Command = {
@@ -93,6 +93,7 @@ async function watchUpdates(args: ExtractArgs, pollMs: number | undefined): Prom
     {
       ...(pollMs !== undefined ? { poll: true, pollMs } : {}),
       onUpdate: (summary, trigger) => {
+        printRepairs(summary);
         if (args.json) process.stdout.write(JSON.stringify({ ...summary, trigger }) + '\n');
         else process.stderr.write(`${summaryLine(summary)}${trigger ? ` (after ${trigger})` : ''}\n`);
       },

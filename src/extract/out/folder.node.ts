@@ -1,14 +1,18 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { GraphDocument } from '../../graph/model.ts';
 import { parseManifest, stringifyManifest, type Manifest } from '../../graph/manifest.ts';
 import { decodeSnapshot, snapshotToDocument } from '../../graph/snapshot.ts';
 import { EncodeMemo } from '../../graph/snapshot-encode.ts';
+import { COMMUNITY_CACHE_FILE, FACTS_DIR } from '../facts-cache.node.ts';
+import { LINK_CACHE_FILE } from '../link-cache.node.ts';
 import { writeAtomic } from '../repo-files.node.ts';
 import { loadListings, type DirListing } from '../walk.node.ts';
 import { checkOutputFolder } from './check.node.ts';
-import { KeptOutputs } from './kept.node.ts';
-import { lockOutDir, type OutLock } from './lock.node.ts';
+import { crashPoint } from './crash-point.node.ts';
+import { fileStamp, KeptOutputs } from './kept.node.ts';
+import { alive, lockOutDir, type OutLock } from './lock.node.ts';
+import { checkGraphCbor, checkGraphJson, type WrittenFile } from './verify.node.ts';
 
 /**
  * The output folder (synaptic-out/): the one module that knows its file names, the order a run
@@ -21,17 +25,21 @@ import { lockOutDir, type OutLock } from './lock.node.ts';
  * | `.link.cbor` | what linking each file read (for the incremental relink) | 3rd |
  * | `.manifest.json` | per-file size, mtime, hash, status; the inputs hash; stats | 4th |
  * | `graph.json`, `graph.cbor` | the graph (NetworkX node-link; columnar snapshot) | 5th, renamed in this order |
- * | `GRAPH_REPORT.md` | the human report | with the graph |
- * | `.graph-state.json` | the inputs hash (and link cache id) the graph on disk was built from | last |
+ * | `GRAPH_REPORT.md` | the human report | with the graph (renamed just before graph.json) |
+ * | `.graph-state.json` | the inputs hash (and link cache id) the graph on disk was built from; size, checksum and stamp of graph.json and graph.cbor | last |
  * | `.walk.cbor` | folder listings of the last walk (only a speed-up) | after the state |
  * | `.lock` | the pid of the run writing the folder | held for the run |
  *
  * Every file is replaced atomically (a temp file, then a rename), except the state file (one
- * in-place write of a fixed size, see {@link writeGraphState}). A run that dies part-way leaves
- * either the old or the new version of each file; the state file, written last, names the inputs the
- * graph was built from, so the next run trusts the previous graph for its shortcuts (positions-only
- * update, incremental relink) only when the state matches the manifest; else it takes the full path.
- * The caches carry their own version and keys and are only ever a speed-up.
+ * in-place write of a fixed size, see {@link writeGraphState}). A run that dies part-way (a crash, a
+ * kill -9) leaves the old or the new version of each file, and temp files the next run removes. The
+ * state file, written last, is the commit record: it names the inputs the graph was built from and
+ * what graph.json and graph.cbor were when renamed into place. So an update trusts the previous
+ * graph (to keep it as it is, or for its shortcuts: positions-only update, incremental relink) only
+ * when {@link checkGraph} finds the state matching the manifest and both files as recorded; else it
+ * says why and links every file again (from the facts cache). A reader between two runs sees each
+ * graph file whole: graph.cbor is used only when at least as new as graph.json and intact (its own
+ * length and checksum). The caches carry their own version and keys and are only ever a speed-up.
  *
  * A keeper (a long-lived `update --watch` / `serve --watch`) passes its {@link KeptOutputs}: reads
  * then come from memory while the file on disk is the one that was kept.
@@ -64,6 +72,32 @@ export class OutputFolder {
     return lockOutDir(this.dir);
   }
 
+  /**
+   * Remove the temp files of our outputs that a run which died left behind (`<file>.tmp-<pid>-<ms>`
+   * of a process that is gone, or of this one: its failed runs remove their own). Called holding the
+   * lock; returns how many were removed.
+   */
+  removeStaleTemps(): number {
+    let removed = 0;
+    for (const [dir, owned] of [[this.dir, (name: string) => OWN_FILES.has(name)], [join(this.dir, FACTS_DIR), (name: string) => name.endsWith('.cbor')]] as const) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const m = TEMP_NAME.exec(name);
+        if (!m || !owned(m[1]!)) continue;
+        const pid = Number(m[2]);
+        if (pid !== process.pid && alive(pid)) continue;
+        rmSync(join(dir, name), { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   /** The decoded value of `path`: the keeper's copy while the file is unchanged, else `load()`. */
   read<T>(path: string, load: () => T): T {
     return this.kept ? this.kept.read(path, load) : load();
@@ -79,6 +113,12 @@ export class OutputFolder {
     mkdirSync(this.dir, { recursive: true });
     writeAtomic(path, bytes);
     if (value !== undefined) this.kept?.wrote(path, value);
+    this.placed(path);
+  }
+
+  /** `path` is in place (tests: see crash-point.node.ts). */
+  placed(path: string): void {
+    crashPoint(relative(this.dir, path));
   }
 
   /** Record `value` as the decoded form of `path`, just written by other means. */
@@ -94,6 +134,48 @@ export class OutputFolder {
   /** Whether the outputs a reader needs are all there. */
   hasGraph(): boolean {
     return [this.graphJson, this.graphCbor, this.report].every((f) => existsSync(f));
+  }
+
+  /**
+   * Why the graph on disk cannot stand for the previous run whose manifest has `inputsHash` (null:
+   * it can): an output missing; a state that does not match the manifest (a run stopped between
+   * writing its manifest and its state: the graph is older, or half of it is); no record to check
+   * against (written by an older synaptic); graph.json or graph.cbor not as the run that wrote them
+   * left them (see verify.node.ts). A stat per file when nothing happened to them.
+   */
+  checkGraph(inputsHash: string | undefined): string | null {
+    const missing = [this.graphJson, this.graphCbor, this.report].filter((f) => !existsSync(f));
+    if (missing.length) return `${missing.map((f) => basename(f)).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing`;
+    const state = this.graphState();
+    if (!inputsHash || state?.inputs_hash !== inputsHash) return 'a run stopped before it finished writing the outputs (.manifest.json is newer than the graph)';
+    if (!state.graph_json || !state.graph_cbor) return 'the graph was written by an older synaptic (no checksums to check it by)';
+    const json = checkGraphJson(this.graphJson, state.graph_json);
+    if (json.problem !== null) return json.problem;
+    const cbor = checkGraphCbor(this.graphCbor, state.graph_cbor);
+    if (cbor.problem !== null) return cbor.problem;
+    // Same bytes under a new stamp (a copied folder, a touch): record it, so the next check is a stat again.
+    if (json.restamp || cbor.restamp) {
+      this.writeState({ ...state, graph_json: { ...state.graph_json, stamp: fileStamp(this.graphJson) }, graph_cbor: { ...state.graph_cbor, stamp: fileStamp(this.graphCbor) } });
+    }
+    return null;
+  }
+
+  /** Why a manifest file exists but cannot be read (null: missing, readable, or of another extractor version). */
+  manifestProblem(): string | null {
+    let text: string;
+    try {
+      text = readFileSync(this.manifestFile, 'utf8');
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : `.manifest.json cannot be read (${(err as NodeJS.ErrnoException).code})`;
+    }
+    if (parseManifest(text)) return null;
+    try {
+      const value = JSON.parse(text) as { extractor_version?: unknown } | null;
+      if (value && typeof value === 'object' && typeof value.extractor_version === 'string') return null;
+    } catch {
+      // not JSON: damaged
+    }
+    return '.manifest.json is damaged (not a manifest)';
   }
 
   /** The previous run's manifest when it exists and matches this extractor version. */
@@ -125,15 +207,26 @@ export class OutputFolder {
   }
 
   /**
-   * Record which inputs (and which link cache) the graph now on disk was built from, last in a run.
-   * Only a hint for the next run: a missing, stale or unreadable state sends it down the full path.
-   * So the file is rewritten in place by one write of a fixed size, not through a temp file and a
-   * rename: right after graph.json and graph.cbor replaced their 60 MB, a rename over the state file
-   * waited 30-40 ms for the file system's journal (ext4), while an in-place write of allocated blocks
-   * does not. A process dying mid-run leaves the old state or a new one, never a torn one (one write).
+   * Record which inputs (and which link cache) the graph now on disk was built from, and what
+   * graph.json and graph.cbor are (size, checksum `sums`, stamp), last in a run: the commit record
+   * the next run checks the folder by ({@link checkGraph}). A missing, stale or unreadable state sends
+   * it down the full path. The file is rewritten in place by one write of a fixed size, not through a
+   * temp file and a rename: right after graph.json and graph.cbor replaced their 60 MB, a rename over
+   * the state file waited 30-40 ms for the file system's journal (ext4), while an in-place write of
+   * allocated blocks does not. A process dying mid-run leaves the old state or a new one, never a torn
+   * one (one write within one page).
    */
-  writeGraphState(inputsHash: string, linkCache: string | null): void {
-    const text = JSON.stringify({ inputs_hash: inputsHash, ...(linkCache ? { link_cache: linkCache } : {}) });
+  writeGraphState(inputsHash: string, linkCache: string | null, sums: { json: { bytes: number; sum: number }; cbor: { bytes: number; sum: number } }): void {
+    this.writeState({
+      inputs_hash: inputsHash, ...(linkCache ? { link_cache: linkCache } : {}),
+      graph_json: { ...sums.json, stamp: fileStamp(this.graphJson) },
+      graph_cbor: { ...sums.cbor, stamp: fileStamp(this.graphCbor) },
+    });
+    this.placed(this.stateFile);
+  }
+
+  private writeState(state: GraphState): void {
+    const text = JSON.stringify(state);
     if (Buffer.byteLength(text) >= GRAPH_STATE_BYTES) {
       writeAtomic(this.stateFile, text + '\n');
       return;
@@ -199,6 +292,8 @@ export class OutputFolder {
 export interface GraphState {
   inputs_hash?: string;
   link_cache?: string;
+  graph_json?: WrittenFile;
+  graph_cbor?: WrittenFile;
 }
 
 /**
@@ -218,6 +313,12 @@ const GRAPH_STATE_FILE = '.graph-state.json';
 
 /** The state file's fixed size: it is rewritten in place, padded with spaces (valid JSON). */
 const GRAPH_STATE_BYTES = 512;
+
+/** The output folder's own files (whose temp files a later run may remove). */
+const OWN_FILES = new Set(['graph.json', 'graph.cbor', '.manifest.json', 'GRAPH_REPORT.md', GRAPH_STATE_FILE, '.walk.cbor', COMMUNITY_CACHE_FILE, LINK_CACHE_FILE]);
+
+/** writeAtomic's and stageAtomic's temp names: `<file>.tmp-<pid>-<ms>`. */
+const TEMP_NAME = /^(.+)\.tmp-(\d+)-\d+$/;
 
 /** graph.cbor decoded, and how to make an encode memo of its columns (which numbers every string). */
 function readGraphSnapshot(file: string): { doc: GraphDocument; makeMemo: () => EncodeMemo } {

@@ -14,7 +14,8 @@ export interface OutLock {
   release(): void;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` is running (EPERM: it is, as another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -30,6 +30,8 @@ export interface Plan {
   changed: number;
   deleted: number;
   route: Route;
+  /** Why the previous graph is neither kept nor used (a torn or damaged folder: see OutputFolder.checkGraph), sending the run down `full`. */
+  damage: string | null;
   /** The inputs hash of this run with other manifest entries (e.g. the changed files as they were). */
   hashWith(files: Record<string, ManifestEntry>): string;
 }
@@ -62,11 +64,14 @@ export function planRun(scan: Scan, folder: OutputFolder, version: string, seed:
   }
   const deleted = Object.keys(prevFiles).filter((p) => !manifestFiles[p]).length;
   const sameFileSet = previous !== null && added === 0 && deleted === 0;
-  const route: Route = previous && typeof previous.stats?.lines === 'number' && previous.inputs_hash === inputsHash && folder.hasGraph() ? 'reused'
-    : sameFileSet && files.entries.size > 0 && files.reused.size > 0 ? 'positions'
-      : sameFileSet && files.entries.size > 0 ? 'relink'
-        : 'full';
-  return { version, seed, commit, paths, manifestFiles, languages, inputsHash, added, changed, deleted, route, hashWith };
+  // The previous graph is kept, or built on, only when it is whole and the one the manifest describes.
+  const damage = previous ? folder.checkGraph(previous.inputs_hash) : null;
+  const route: Route = damage ? 'full'
+    : previous && typeof previous.stats?.lines === 'number' && previous.inputs_hash === inputsHash ? 'reused'
+      : sameFileSet && files.entries.size > 0 && files.reused.size > 0 ? 'positions'
+        : sameFileSet && files.entries.size > 0 ? 'relink'
+          : 'full';
+  return { version, seed, commit, paths, manifestFiles, languages, inputsHash, added, changed, deleted, route, damage, hashWith };
 }
 
 /** Hash of everything the outputs depend on (see Manifest.inputs_hash). */
