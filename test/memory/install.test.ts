@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installClaude, uninstallClaude } from '../../src/memory/install/claude.ts';
-import { codexServerName, installCodex, uninstallCodex } from '../../src/memory/install/codex.ts';
+import { installCodex, uninstallCodex } from '../../src/memory/install/codex.ts';
+import { codexServerName } from '../../src/memory/install/codex-toml.ts';
 import { parseJsonText } from '../../src/memory/install/json-text.ts';
 import type { InstallOptions } from '../../src/memory/install/options.ts';
 import { tempDir } from './helpers.ts';
@@ -14,7 +15,7 @@ function setup(global = false) {
   const project = join(t.dir, 'repo');
   mkdirSync(join(project, '.git'), { recursive: true });
   mkdirSync(home, { recursive: true });
-  const opts: InstallOptions = { home, project, global, dataDir: join(t.dir, 'data'), command: { command: 'synaptic', args: [] }, codexHome: join(home, '.codex') };
+  const opts: InstallOptions = { home, project, global, dataDir: join(t.dir, 'data'), command: { command: 'synaptic', args: [], portability: 'path' }, codexHome: join(home, '.codex') };
   mkdirSync(opts.dataDir);
   return { ...t, home, project, opts };
 }
@@ -152,8 +153,8 @@ test('installCodex --global appends a per-repo table, keeps comments and order, 
     installCodex(s.opts);
     const text = read(file);
     assert.ok(text.startsWith(CODEX_TOML), 'the original text is untouched, the table is appended');
-    const name = codexServerName(s.opts);
-    assert.match(name, /^synaptic-repo-[0-9a-f]{6}$/);
+    const name = codexServerName(s.opts, read(file)).name;
+    assert.equal(name, 'synaptic-repo', 'the spec\'s name: synaptic-<repo>');
     assert.ok(text.includes(`[mcp_servers.${name}]\ncommand = "synaptic"\nargs = ["serve", "--graph", ${JSON.stringify(join(s.project, 'synaptic-out', 'graph.json'))}]`));
     assert.ok(text.includes(`env = { SYNAPTIC_PROJECT_DIR = ${JSON.stringify(s.project)} }`));
     installCodex(s.opts);
@@ -200,11 +201,11 @@ test('installClaude() appends to a one-line JSON file inline and removes it exac
     const mcp = join(s.project, '.mcp.json');
     const original = '{"mcpServers":{"a,1":{"command":"x"}}}';
     write(mcp, original);
-    installClaude({ ...s.opts, command: { command: '/opt/odd,1:"dir"/synaptic', args: [] } });
+    installClaude({ ...s.opts, command: { command: '/opt/odd,1:"dir"/synaptic', args: [], portability: 'given' } });
     const doc = JSON.parse(read(mcp));
     assert.equal(doc.mcpServers.synaptic.command, '/opt/odd,1:"dir"/synaptic');
     assert.equal(read(mcp).split('\n').length, 1, 'stays on one line');
-    uninstallClaude({ ...s.opts, command: { command: '/opt/odd,1:"dir"/synaptic', args: [] } });
+    uninstallClaude({ ...s.opts, command: { command: '/opt/odd,1:"dir"/synaptic', args: [], portability: 'given' } });
     assert.equal(read(mcp), original);
   } finally {
     s.cleanup();

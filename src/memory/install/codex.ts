@@ -1,146 +1,142 @@
-import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { codexBlock, codexServerName, headerIndex, otherDefinition, pinnedServers, projectTrusted, removeTable } from './codex-toml.ts';
 import { mkdirTracked, readText, rmdirEmpty, writeTextAtomic } from './files.ts';
-import { readManifest, writeManifest } from './manifest.ts';
-import type { InstallOptions, InstallReport } from './options.ts';
+import { hookPieces, type HookSpec } from './hooks-json.ts';
+import { checkJsonFile, installJsonFile, uninstallJsonFile } from './json-install.ts';
+import { readManifest, writeManifest, type InstallEdit } from './manifest.ts';
+import { emptyReport, portabilityNote, type InstallOptions, type InstallReport } from './options.ts';
 
 /**
- * Codex reads MCP servers from TOML (`[mcp_servers.<name>]`). The file is edited as text, never
- * round-tripped through a TOML library, so the user's comments, ordering and spacing stay byte for
- * byte: install appends one table at the end; uninstall removes exactly that text.
+ * Codex runs SessionStart at startup, resume, clear and after a compaction, and adds its
+ * additionalContext to the next model turn, so one hook carries memory in and, after a compaction,
+ * the request to store what the summary settled. No PreCompact hook: Codex ignores its plain stdout
+ * and accepts only continue/stopReason/suppressOutput/systemMessage (a line for the user), so it can
+ * reach neither the model nor the summarizer.
  */
+export const CODEX_HOOKS: readonly HookSpec[] = [{ event: 'SessionStart', sub: 'session', args: ['session', '--json'] }];
+
+function codexHome(opts: InstallOptions, env: NodeJS.ProcessEnv): string {
+  return opts.codexHome ?? env.CODEX_HOME ?? join(opts.home, '.codex');
+}
 
 /** The Codex config file: the project's `.codex/config.toml`, or `$CODEX_HOME/config.toml` with `global`. */
 export function codexFile(opts: InstallOptions, env: NodeJS.ProcessEnv = process.env): string {
-  if (!opts.global) return join(opts.project, '.codex', 'config.toml');
-  return join(opts.codexHome ?? env.CODEX_HOME ?? join(opts.home, '.codex'), 'config.toml');
+  return opts.global ? join(codexHome(opts, env), 'config.toml') : join(opts.project, '.codex', 'config.toml');
 }
 
-/** The server's table name: `synaptic` in a project file; per repository (`synaptic-<name>-<hash>`) in the user's. */
-export function codexServerName(opts: InstallOptions): string {
-  if (!opts.global) return 'synaptic';
-  const name = basename(opts.project).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'repo';
-  const hash = createHash('sha256').update(opts.project).digest('hex').slice(0, 6);
-  return `synaptic-${name}-${hash}`;
+/** The Codex hooks file next to the config file. */
+export function codexHooksFile(opts: InstallOptions, env: NodeJS.ProcessEnv = process.env): string {
+  return join(dirname(codexFile(opts, env)), 'hooks.json');
 }
 
-function tomlString(s: string): string {
-  return JSON.stringify(s); // a JSON string is a valid TOML basic string
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Where `[mcp_servers.<name>]` (quoted or not) starts, or -1. */
-function headerIndex(text: string, name: string): number {
-  const re = new RegExp(`^[ \\t]*\\[[ \\t]*mcp_servers[ \\t]*\\.[ \\t]*(?:${escapeRe(name)}|"${escapeRe(name)}"|'${escapeRe(name)}')[ \\t]*\\][ \\t]*(?:#.*)?$`, 'm');
-  const m = re.exec(text);
-  return m ? m.index : -1;
-}
-
-/** A definition of `name` in a form we do not edit (dotted keys or an inline table). */
-function otherDefinition(text: string, name: string): boolean {
-  const n = escapeRe(name);
-  return (
-    new RegExp(`^[ \\t]*mcp_servers[ \\t]*\\.[ \\t]*"?${n}"?[ \\t]*[.=]`, 'm').test(text) ||
-    new RegExp(`^[ \\t]*mcp_servers[ \\t]*=`, 'm').test(text) ||
-    new RegExp(`^[ \\t]*\\[[ \\t]*mcp_servers[ \\t]*\\][\\s\\S]*?^[ \\t]*"?${n}"?[ \\t]*=`, 'm').test(text)
-  );
-}
-
-/** The table install appends (with the separator it needs after `existing`). */
-export function codexBlock(existing: string, opts: InstallOptions): string {
-  const name = codexServerName(opts);
-  const args = [...opts.command.args, 'serve'];
-  const lines = [`[mcp_servers.${name}]`, `command = ${tomlString(opts.command.command)}`];
-  if (opts.global) {
-    args.push('--graph', join(opts.project, 'synaptic-out', 'graph.json'));
-    lines.push(`args = [${args.map(tomlString).join(', ')}]`, `env = { SYNAPTIC_PROJECT_DIR = ${tomlString(opts.project)} }`);
-  } else lines.push(`args = [${args.map(tomlString).join(', ')}]`);
-  const sep = existing.length === 0 ? '' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-  return `${sep}${lines.join('\n')}\n`;
-}
-
-/** Adds the `[mcp_servers.*]` table for synaptic; idempotent. */
-export function installCodex(opts: InstallOptions): InstallReport {
-  const file = codexFile(opts);
-  const name = codexServerName(opts);
-  const report: InstallReport = { changed: [], unchanged: [] };
-  const before = readText(file);
-  const text = before ?? '';
-  if (headerIndex(text, name) >= 0) {
-    report.unchanged.push({ file, what: `MCP server "${name}" (already present)` });
-    return report;
+/** What the user still has to do in Codex itself: trust the project (project installs) and the hook. */
+function trustNotes(opts: InstallOptions, hookAdded: boolean, env: NodeJS.ProcessEnv): string[] {
+  const notes: string[] = [];
+  if (!opts.global) {
+    const userConfig = join(codexHome(opts, env), 'config.toml');
+    if (projectTrusted(readText(userConfig), opts.project)) notes.push(`Codex trusts ${opts.project}, so it reads .codex/config.toml and .codex/hooks.json there.`);
+    else {
+      notes.push(
+        `Codex reads .codex/ only in a project it trusts, and has not recorded ${opts.project} as trusted: start codex there and trust the folder when asked ` +
+          `(Codex then writes [projects."${opts.project}"] trust_level = "trusted" to ${userConfig}). Until then it loads neither the server nor the hook.`,
+      );
+    }
   }
-  if (otherDefinition(text, name)) {
-    throw new TypeError(
-      `Cannot install: ${file} defines mcp_servers with dotted keys or an inline table; add [mcp_servers.${name}] by hand (command = "synaptic", args = ["serve"]), nothing was changed`,
+  if (hookAdded) {
+    notes.push(
+      'Codex runs a new hook only after you review it: in codex, open /hooks and trust the synaptic SessionStart hook ' +
+        '(until then it is skipped; codex exec --dangerously-bypass-hook-trust runs it for one invocation).',
     );
   }
-  const block = codexBlock(text, opts);
-  const createdDir = before === null ? mkdirTracked(dirname(file)) : null;
-  writeTextAtomic(file, text + block);
-  const edits = readManifest(opts.dataDir);
-  edits.push({ target: 'codex', file, what: name, inserted: block, original: before, createdFile: before === null, createdDir });
-  writeManifest(opts.dataDir, edits);
-  report.changed.push({ file, what: `MCP server "${name}"` });
-  return report;
+  return notes;
 }
 
 /**
- * Removes the table from its header through its last key line (fallback when the block was edited
- * since install): blank lines and comments before the next table stay, as they may be the user's.
+ * Adds the `[mcp_servers.*]` table for synaptic and the SessionStart hook (hooks.json next to the
+ * config); idempotent. Says which Codex trust steps remain.
  */
-function removeTable(text: string, name: string): string {
-  const start = headerIndex(text, name);
-  if (start < 0) return text;
-  let end = text.indexOf('\n', start);
-  end = end < 0 ? text.length : end + 1;
-  for (let pos = end; pos < text.length; ) {
-    const nl = text.indexOf('\n', pos);
-    const lineEnd = nl < 0 ? text.length : nl + 1;
-    const line = text.slice(pos, lineEnd).trim();
-    if (line.startsWith('[')) break;
-    if (line !== '' && !line.startsWith('#')) end = lineEnd;
-    pos = lineEnd;
+export function installCodex(opts: InstallOptions, env: NodeJS.ProcessEnv = process.env): InstallReport {
+  const file = codexFile(opts, env);
+  const hooksFile = codexHooksFile(opts, env);
+  const report = emptyReport();
+  const before = readText(file);
+  const text = before ?? '';
+  const server = codexServerName(opts, text);
+  if (!server.present && otherDefinition(text, server.name)) {
+    throw new TypeError(
+      `Cannot install: ${file} defines mcp_servers with dotted keys or an inline table; add [mcp_servers.${server.name}] by hand (command = "synaptic", args = ["serve"]), nothing was changed`,
+    );
   }
-  // Take the blank line that separated the table from what came before it, as install adds one.
-  let from = start;
-  if (text.slice(0, from).endsWith('\n\n')) from -= 1;
-  return text.slice(0, from) + text.slice(end);
+  checkJsonFile(hooksFile);
+  const edits = readManifest(opts.dataDir);
+  if (server.present) report.unchanged.push({ file, what: `MCP server "${server.name}" (already present)` });
+  else {
+    const block = codexBlock(text, opts, server.name);
+    const createdDir = before === null ? mkdirTracked(dirname(file)) : null;
+    writeTextAtomic(file, text + block);
+    edits.push({ target: 'codex', file, what: server.name, inserted: block, original: before, createdFile: before === null, createdDir });
+    report.changed.push({ file, what: `MCP server "${server.name}"` });
+    if (server.taken) report.notes.push(`Named the server "${server.name}" because "${server.taken.plain}" already serves ${server.taken.by}.`);
+  }
+  const changedBefore = report.changed.length;
+  installJsonFile('codex', hooksFile, hookPieces(CODEX_HOOKS, opts.command), report, edits);
+  writeManifest(opts.dataDir, edits);
+  if (report.changed.length > 0 && !opts.global) {
+    const note = portabilityNote(opts.command, ['.codex/config.toml', '.codex/hooks.json'], 'codex');
+    if (note) report.notes.push(note);
+  }
+  report.notes.push(...trustNotes(opts, report.changed.length > changedBefore, env));
+  return report;
 }
 
-/** Removes exactly what installCodex added. */
-export function uninstallCodex(opts: InstallOptions): InstallReport {
-  const file = codexFile(opts);
-  const name = codexServerName(opts);
-  const report: InstallReport = { changed: [], unchanged: [] };
-  const all = readManifest(opts.dataDir);
-  const mine = all.filter((e) => e.target === 'codex' && e.file === file && e.what === name);
+/** Removes the table (exactly the inserted text, else the table found by its header). */
+function uninstallTable(opts: InstallOptions, file: string, all: InstallEdit[], report: InstallReport): InstallEdit[] {
   const text = readText(file);
-  const keep = all.filter((e) => !mine.includes(e));
-  if (text === null) {
-    writeManifest(opts.dataDir, keep);
-    report.unchanged.push({ file, what: 'nothing to remove (file is gone)' });
-    return report;
+  const name = text === null ? null : opts.global ? ([...pinnedServers(text)].find(([, p]) => p === opts.project)?.[0] ?? null) : 'synaptic';
+  const mine = all.filter((e) => e.target === 'codex' && e.file === file && (name === null || e.what === name));
+  if (text === null || name === null) {
+    report.unchanged.push({ file, what: text === null ? 'nothing to remove (file is gone)' : `no [mcp_servers.*] table pinned to ${opts.project}` });
+    return text === null ? mine : [];
   }
   let next = text;
   for (const e of [...mine].reverse()) {
     const at = next.lastIndexOf(e.inserted);
     next = at >= 0 ? next.slice(0, at) + next.slice(at + e.inserted.length) : removeTable(next, name);
   }
-  if (mine.length === 0) next = removeTable(next, name);
+  if (mine.length === 0 || headerIndex(next, name) >= 0) next = removeTable(next, name);
   const created = mine.find((e) => e.createdFile);
   if (created && next.trim() === '') {
     rmSync(file, { force: true });
     if (created.createdDir) rmdirEmpty(dirname(file), created.createdDir);
     report.changed.push({ file, what: 'removed the file it created' });
-  } else if (next !== text) {
-    writeTextAtomic(file, next);
-    report.changed.push({ file, what: `removed MCP server "${name}"` });
-  } else report.unchanged.push({ file, what: `no [mcp_servers.${name}] table found` });
-  writeManifest(opts.dataDir, keep);
+  } else {
+    if (next !== text) {
+      writeTextAtomic(file, next);
+      report.changed.push({ file, what: `removed MCP server "${name}"` });
+    } else report.unchanged.push({ file, what: `no [mcp_servers.${name}] table found` });
+    // Another repository's table keeps the file: the last uninstall deletes what the first created.
+    const heir = created && all.find((e) => e.target === 'codex' && e.file === file && !mine.includes(e));
+    if (heir) Object.assign(heir, { createdFile: true, original: created.original, createdDir: created.createdDir });
+  }
+  return mine;
+}
+
+/**
+ * Removes exactly what installCodex added. The user's hooks.json serves every repository installed
+ * with --global, so its hook stays while another repository's table remains.
+ */
+export function uninstallCodex(opts: InstallOptions, env: NodeJS.ProcessEnv = process.env): InstallReport {
+  const file = codexFile(opts, env);
+  const hooksFile = codexHooksFile(opts, env);
+  const report = emptyReport();
+  const all = readManifest(opts.dataDir);
+  const used = uninstallTable(opts, file, all, report);
+  const others = opts.global ? [...pinnedServers(readText(file) ?? '').keys()] : [];
+  if (others.length > 0) report.unchanged.push({ file: hooksFile, what: `kept the SessionStart hook: ${others.join(', ')} still use it` });
+  else used.push(...uninstallJsonFile('codex', hooksFile, hookPieces(CODEX_HOOKS, opts.command), all, report));
+  // The folder the config install created also held hooks.json when the config was removed.
+  for (const e of used) if (e.createdDir && !existsSync(e.file)) rmdirEmpty(dirname(e.file), e.createdDir);
+  writeManifest(opts.dataDir, all.filter((e) => !used.includes(e)));
   return report;
 }
