@@ -169,8 +169,8 @@ export function refuseCredentials(action: string, fields: ScannedFields, what = 
   if (!found) return;
   throw new CredentialRefusedError(
     `Cannot ${action}: the ${found.field} field holds what looks like a credential (${found.kind}), so nothing was stored; ${what} never hold secrets. ` +
-      'Store the value in the vault (synaptic vault set NAME, value on stdin), name it in the env: block of .synaptic.yaml, ' +
-      'and keep only the variable name',
+      'The user stores the value in the vault (they run `synaptic vault set NAME` in a terminal) and names it in the env: block ' +
+      'of .synaptic.yaml; keep only the variable name',
     found.kind,
   );
 }

@@ -29,3 +29,4 @@ export {
   type Resolution,
 } from './status.ts';
 export { quotePosix, quoteFish, exportLine, unsetLine, hookSnippet } from './shell.ts';
+export { agentSession, grantRefusal, isYes, HUMAN_FLAG, type Requester } from './approval.ts';

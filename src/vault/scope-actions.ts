@@ -38,10 +38,20 @@ export function variablesIn(file: string, text: string, names: readonly string[]
 
 /**
  * Trusts a scope file as it is now (its content hash); `allow` lifts earlier denials of those names.
- * A file that does not parse cannot be trusted. Returns the record and the variables it grants.
+ * A file that does not parse cannot be trusted. With `reviewed` (the bytes a person approved), a file
+ * changed since is refused, so an edit between the prompt and the answer is never trusted. Returns
+ * the record and the variables it grants.
  */
-export function trustScope(file: string, allow: readonly string[] = [], env: Env = process.env): { record: TrustRecord; granted: string[] } {
+export function trustScope(
+  file: string,
+  allow: readonly string[] = [],
+  env: Env = process.env,
+  reviewed?: Buffer,
+): { record: TrustRecord; granted: string[] } {
   const bytes = readFileSync(file);
+  if (reviewed && contentHash(reviewed) !== contentHash(bytes)) {
+    throw new Error(`Cannot trust ${file}: it changed after it was shown for approval; nothing was trusted. Review it and run \`synaptic scope trust\` again`);
+  }
   const parsed = parseScopeFile(bytes.toString('utf8'), file);
   const lifted = variablesIn(file, bytes.toString('utf8'), allow);
   const hash = contentHash(bytes);

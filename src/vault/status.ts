@@ -118,7 +118,7 @@ export function resolveFolder(folder: string, env: Env = process.env): Resolutio
     } catch (err) {
       if (!(err instanceof ScopeFileError)) throw err;
       error = err.message;
-      warnings.push(`${err.message}: fix it, then run \`synaptic scope trust ${dirname(path)}\``);
+      warnings.push(`${err.message}: fix it, then a person runs \`synaptic scope trust ${dirname(path)}\` in a terminal`);
     }
     files.push({ path, hash, parsed, record });
     const changed = record !== undefined && record.hash !== hash;
@@ -127,7 +127,7 @@ export function resolveFolder(folder: string, env: Env = process.env): Resolutio
     const denied = record?.denyAll ? variables : variables.filter((v) => record?.denied.includes(v));
     scopes.push({ path, scope: scopeLabel(path, parsed, env), trusted, changed, env: variables, denied, error });
     if (changed) {
-      warnings.push(`${path} changed since it was ${record!.trusted ? 'trusted' : 'reviewed'}: review it, then run \`synaptic scope trust ${dirname(path)}\``);
+      warnings.push(`${path} changed since it was ${record!.trusted ? 'trusted' : 'reviewed'}: review it, then a person runs \`synaptic scope trust ${dirname(path)}\` in a terminal`);
     }
     for (const e of parsed?.env ?? []) {
       const isDenied = denied.includes(e.variable);
@@ -187,14 +187,14 @@ function nothingResolves(
 ): string {
   const head = `No secret resolves for ${folder} and the vault holds ${count}`;
   if (scopes.length === 0) {
-    return `${head}: run \`synaptic scope init\` here, name the secret in the env: block of .synaptic.yaml, then run \`synaptic scope trust\``;
+    return `${head}: run \`synaptic scope init\` here, name the secret in the env: block of .synaptic.yaml, then a person runs \`synaptic scope trust\` in a terminal`;
   }
-  if (requests.size === 0) return `${head}: name the secret in the env: block of ${scopes[scopes.length - 1]!.path}, then run \`synaptic scope trust\``;
+  if (requests.size === 0) return `${head}: name the secret in the env: block of ${scopes[scopes.length - 1]!.path}, then a person runs \`synaptic scope trust\` in a terminal`;
   if ([...requests.values()].some((r) => !r.usable && !r.denied)) {
-    return `${head}: review the scope files listed under scopes, then run \`synaptic scope trust\` in their folder`;
+    return `${head}: review the scope files listed under scopes, then a person runs \`synaptic scope trust\` in their folder, in a terminal`;
   }
   if ([...requests.values()].some((r) => !byRef.has(formatRef(r.ref)))) {
-    return `${head}: store the named secrets with \`synaptic vault set NAME --for ${folder}\``;
+    return `${head}: a person stores the named secrets with \`synaptic vault set NAME --for ${folder}\` in a terminal`;
   }
-  return `${head}: the named secrets are held for other folders; add this one with \`synaptic vault set NAME --for ${folder}\``;
+  return `${head}: the named secrets are held for other folders; a person adds this one with \`synaptic vault hold NAME --for ${folder}\` in a terminal`;
 }

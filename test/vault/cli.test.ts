@@ -34,9 +34,9 @@ function runReport(cwd: string, names: string[]): Record<string, string | null> 
 }
 
 test('vault set reads stdin, list shows names and folders, never values', () => {
-  assert.match(ok(['vault', 'set', 'DATABASE_URL'], { input: 'postgres://app:pw@db/app\n' }), /Stored default\.DATABASE_URL, held for .*proj/);
-  ok(['vault', 'set', 'deploy.RegistryToken', '--for', sub], { input: TRICKY });
-  ok(['vault', 'set', 'FAR_AWAY', '--for', elsewhere], { input: 'far-away-value' });
+  assert.match(ok(['vault', 'set', '--i-am-human', 'DATABASE_URL'], { input: 'postgres://app:pw@db/app\n' }), /Stored default\.DATABASE_URL, held for .*proj/);
+  ok(['vault', 'set', '--i-am-human', 'deploy.RegistryToken', '--for', sub], { input: TRICKY });
+  ok(['vault', 'set', '--i-am-human', 'FAR_AWAY', '--for', elsewhere], { input: 'far-away-value' });
   const list = ok(['vault', 'list']);
   assert.match(list, /default\.DATABASE_URL +.*\/proj\n/);
   assert.match(list, /deploy\.RegistryToken +.*\/proj\/sub\n/);
@@ -55,7 +55,7 @@ test('scope init, status, trust through the CLI; run passes only approved secret
   assert.deepEqual(runReport(sub, all), { DATABASE_URL: null, RegistryToken: null, FAR_AWAY: null }, 'untrusted: nothing');
   const st = JSON.parse(ok(['scope', 'status', '--json'], { cwd: sub }));
   assert.deepEqual([st.available, st.unavailable, st.scopes[0].trusted], [[], ['default.DATABASE_URL', 'default.FAR_AWAY', 'deploy.RegistryToken'], false]);
-  assert.match(ok(['scope', 'trust']), /Trusted .*\.synaptic\.yaml: DATABASE_URL, RegistryToken, FAR_AWAY/);
+  assert.match(ok(['scope', 'trust', '--i-am-human']), /Trusted .*\.synaptic\.yaml: DATABASE_URL, RegistryToken, FAR_AWAY/);
   // FAR_AWAY is named but held for another folder; RegistryToken only for sub/.
   assert.deepEqual(runReport(sub, all), { DATABASE_URL: sha('postgres://app:pw@db/app'), RegistryToken: sha(TRICKY), FAR_AWAY: null });
   assert.deepEqual(runReport(sb.project, all), { DATABASE_URL: sha('postgres://app:pw@db/app'), RegistryToken: null, FAR_AWAY: null });
@@ -71,16 +71,16 @@ test('an edited scope file is untrusted (changed) until trusted again; deny work
   let st = JSON.parse(ok(['scope', 'status', '--json'], { cwd: sub }));
   assert.deepEqual([st.scopes[0].trusted, st.scopes[0].changed, st.available], [false, true, []]);
   assert.deepEqual(runReport(sub, ['DATABASE_URL']), { DATABASE_URL: null });
-  ok(['scope', 'trust', file]);
+  ok(['scope', 'trust', '--i-am-human', file]);
   assert.match(ok(['scope', 'deny', '--name', 'deploy.RegistryToken']), /Denied RegistryToken in/);
   st = JSON.parse(ok(['scope', 'status', '--json'], { cwd: sub }));
   assert.deepEqual([st.available, st.scopes[0].denied], [['DATABASE_URL'], ['RegistryToken']]);
-  ok(['scope', 'trust', '--allow', 'RegistryToken']);
+  ok(['scope', 'trust', '--i-am-human', '--allow', 'RegistryToken']);
   ok(['scope', 'deny']);
   st = JSON.parse(ok(['scope', 'status', '--json'], { cwd: sub }));
   assert.deepEqual([st.available, st.scopes[0].trusted], [[], false]);
   assert.match(ok(['scope', 'status'], { cwd: sub }), /Available  \(none\)/);
-  ok(['scope', 'trust']);
+  ok(['scope', 'trust', '--i-am-human']);
   const unknown = cli(sb, ['scope', 'deny', '--name', 'NOPE']);
   assert.equal(unknown.status, 1);
   assert.match(unknown.stderr, /Cannot find "NOPE" in .*names DATABASE_URL, RegistryToken, FAR_AWAY/);
@@ -127,7 +127,7 @@ test('env --shell fish quotes for fish; --hook prints no values; unknown shells 
 });
 
 test('vault rm removes a folder hold or the whole secret', () => {
-  ok(['vault', 'hold', 'FAR_AWAY', '--for', sb.project]);
+  ok(['vault', 'hold', '--i-am-human', 'FAR_AWAY', '--for', sb.project]);
   assert.deepEqual(runReport(sb.project, ['FAR_AWAY']), { FAR_AWAY: sha('far-away-value') });
   assert.match(ok(['vault', 'rm', 'FAR_AWAY', '--for', sb.project]), /Removed default\.FAR_AWAY from/);
   assert.deepEqual(runReport(sb.project, ['FAR_AWAY']), { FAR_AWAY: null });

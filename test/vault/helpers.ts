@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-const OWN_SOURCES = ['src/vault', 'src/skills', 'src/mcp/tools/vault', 'src/cli/commands', 'src/cli/main.ts'];
+const OWN_SOURCES = ['src/vault', 'src/skills', 'src/mcp/tools/vault', 'src/cli/commands', 'src/cli/approve.ts', 'src/cli/main.ts'];
 
 function newestMtime(path: string): number {
   const st = statSync(path);
@@ -77,18 +77,40 @@ export function filesUnder(dir: string): string[] {
  * shows. Resolves with everything the terminal displayed, or null when `script` is not installed.
  */
 export function cliOnTty(sb: Sandbox, args: string[], prompt: string, typed: string, cwd = sb.project): Promise<{ status: number | null; screen: string } | null> {
+  return cliOnTtySteps(sb, args, [[prompt, typed]], { cwd });
+}
+
+/**
+ * Runs `synaptic ...args` on a pseudo-terminal, answering each [prompt, typed] step in order: `typed`
+ * is sent once its prompt shows after the previous answer. `env` adds to the sandbox's environment.
+ */
+export function cliOnTtySteps(
+  sb: Sandbox,
+  args: string[],
+  steps: Array<[prompt: string, typed: string]>,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ status: number | null; screen: string } | null> {
   if (spawnSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).status !== 0) return Promise.resolve(null);
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, ...cliArgv(), ...args].map(quote).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd, env: { ...sb.env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: options.cwd ?? sb.project,
+      env: { ...sb.env, TERM: 'dumb', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let screen = '';
-    let sent = false;
+    let step = 0;
+    let from = 0;
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     const onData = (d: Buffer): void => {
       screen += d.toString('utf8');
-      if (!sent && screen.includes(prompt)) {
-        sent = true;
+      while (step < steps.length) {
+        const [prompt, typed] = steps[step]!;
+        const at = screen.indexOf(prompt, from);
+        if (at < 0) break;
+        from = at + prompt.length;
+        step++;
         child.stdin.write(typed);
       }
     };

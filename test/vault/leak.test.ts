@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createVaultTools } from '../../src/mcp/tools/vault/index.ts';
 import type { ToolDefinition } from '../../src/mcp/tool.ts';
-import { cli, cliOnTty, filesUnder, sandbox, type Sandbox } from './helpers.ts';
+import { cli, cliOnTty, cliOnTtySteps, filesUnder, sandbox, type Sandbox } from './helpers.ts';
 
 let sb: Sandbox;
 before(() => {
@@ -43,13 +43,16 @@ test('no secret value appears in any output, tool response or file except the ex
   };
 
   // Store, inspect, scope and trust.
-  run(['vault', 'set', 'DATABASE_URL'], { input: secrets.DATABASE_URL + '\n' });
-  run(['vault', 'set', 'deploy.RegistryToken', '--for', sub], { input: secrets['deploy.RegistryToken'] });
-  run(['vault', 'set', 'FAR_AWAY', '--for', elsewhere], { input: secrets.FAR_AWAY });
-  run(['vault', 'set', 'GLOBAL_TOKEN', '--global'], { input: secrets.GLOBAL_TOKEN });
-  run(['vault', 'set', 'EMPTY'], { input: '' }, 1);
+  run(['vault', 'set', '--i-am-human', 'DATABASE_URL'], { input: secrets.DATABASE_URL + '\n' });
+  run(['vault', 'set', '--i-am-human', 'deploy.RegistryToken', '--for', sub], { input: secrets['deploy.RegistryToken'] });
+  run(['vault', 'set', '--i-am-human', 'FAR_AWAY', '--for', elsewhere], { input: secrets.FAR_AWAY });
+  run(['vault', 'set', '--i-am-human', 'GLOBAL_TOKEN', '--global'], { input: secrets.GLOBAL_TOKEN });
+  run(['vault', 'set', '--i-am-human', 'EMPTY'], { input: '' }, 1);
   // The hidden prompt on a terminal: nothing typed is echoed.
-  const tty = await cliOnTty(sb, ['vault', 'set', 'TYPED_AT_PROMPT'], 'Value for default.TYPED_AT_PROMPT: ', secrets.TYPED_AT_PROMPT + '\r');
+  const tty = await cliOnTtySteps(sb, ['vault', 'set', 'TYPED_AT_PROMPT'], [
+    ['Type yes to approve: ', 'yes\r'],
+    ['Value for default.TYPED_AT_PROMPT: ', secrets.TYPED_AT_PROMPT + '\r'],
+  ]);
   if (tty) {
     assert.equal(tty.status, 0, tty.screen);
     assert.match(tty.screen, /Stored default\.TYPED_AT_PROMPT/);
@@ -61,14 +64,14 @@ test('no secret value appears in any output, tool response or file except the ex
   run(['vault', 'list']);
   run(['vault', 'list', '--json']);
   run(['vault', 'check']);
-  run(['vault', 'hold', 'DATABASE_URL', '--for', sub]);
+  run(['vault', 'hold', '--i-am-human', 'DATABASE_URL', '--for', sub]);
   run(['scope', 'status']);
   run(['scope', 'init', '--env', 'DATABASE_URL', '--env', 'deploy.RegistryToken', '--env', 'FAR_AWAY', '--env', 'TYPED_AT_PROMPT']);
   run(['scope', 'status', '--json'], { cwd: sub });
-  run(['scope', 'trust']);
+  run(['scope', 'trust', '--i-am-human']);
   run(['scope', 'status'], { cwd: sub });
   run(['scope', 'deny', '--name', 'DATABASE_URL']);
-  run(['scope', 'trust', '--allow', 'DATABASE_URL']);
+  run(['scope', 'trust', '--i-am-human', '--allow', 'DATABASE_URL']);
   // Use the secrets: the child reports names and its parent's argv, never values.
   run(['run', '--', 'sh', '-c', 'env | cut -d= -f1 | sort; tr "\\0" " " < /proc/$PPID/cmdline'], { cwd: sub });
   const names = seen.find((x) => x.what.startsWith('stdout of synaptic run -- sh'))!.text.split('\n');

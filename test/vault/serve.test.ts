@@ -26,9 +26,9 @@ before(async () => {
     assert.equal(r.status, 0, `synaptic ${args.join(' ')}: ${r.stderr}`);
   };
   ok(['extract', sb.project, '--workers', '0']);
-  ok(['vault', 'set', 'API_TOKEN'], SECRET);
+  ok(['vault', 'set', '--i-am-human', 'API_TOKEN'], SECRET);
   ok(['scope', 'init', '--env', 'API_TOKEN', '--env', 'deploy.Missing']);
-  ok(['scope', 'trust']);
+  ok(['scope', 'trust', '--i-am-human']);
   transport = new StdioClientTransport({
     command: process.execPath,
     args: [...cliArgv(), 'serve'],

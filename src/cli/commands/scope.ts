@@ -1,8 +1,20 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { requireApproval } from '../approve.ts';
 import { UsageError, type Command } from '../command.ts';
-import { canonicalFolder, denyScope, initScope, resolveFolder, SCOPE_FILE_NAMES, trustScope, type VaultStatus } from '../../vault/index.ts';
+import {
+  canonicalFolder,
+  denyScope,
+  formatRef,
+  HUMAN_FLAG,
+  initScope,
+  parseScopeFile,
+  resolveFolder,
+  SCOPE_FILE_NAMES,
+  trustScope,
+  type VaultStatus,
+} from '../../vault/index.ts';
 
 const USAGE = `Usage: synaptic scope <init|trust|deny|status> [DIR] ...
 
@@ -13,8 +25,11 @@ A scope file (.synaptic.yaml; .synapse.yaml is read too) names the vault secrets
 Trust is recorded against the file's content: after any edit it is untrusted until trusted again.
 
   synaptic scope init [DIR] [--env NAME]...   write DIR/.synaptic.yaml (not trusted yet)
-  synaptic scope trust [DIR] [--allow NAME]...
+  synaptic scope trust [DIR] [--allow NAME]... [${HUMAN_FLAG}]
       Trust the scope file(s) in DIR as they are now; --allow lifts an earlier deny of NAME.
+      A person approves: it asks for "yes" on a terminal, and is refused without one or inside an
+      AI agent's session (CLAUDECODE, CODEX_SANDBOX, ... set). ${HUMAN_FLAG} says "I am a human":
+      a person running it from a script passes it to skip the question; an agent must never pass it.
   synaptic scope deny [DIR] [--name NAME]...
       Deny the whole file, or only the named variables (kept across later trusts).
   synaptic scope status [DIR] [--json]        what resolves in DIR and why (vaultstatus)
@@ -36,6 +51,14 @@ function filesAt(arg: string | undefined): { dir: string; files: string[] } {
 
 function needFiles(dir: string, files: string[]): void {
   if (files.length === 0) throw new Error(`Cannot find a scope file in ${dir}: create one with \`synaptic scope init\``);
+}
+
+/** What trusting `file` (as `bytes`) gives, for the approval prompt; a file that does not parse says why. */
+function grantSummary(file: string, bytes: Buffer, dir: string): string {
+  const parsed = parseScopeFile(bytes.toString('utf8'), file);
+  const names = parsed.env.map((e) => (e.variable === e.ref.name ? formatRef(e.ref) : `${formatRef(e.ref)} as ${e.variable}`));
+  if (names.length === 0) return `${file} names no secret yet.`;
+  return `${file} names ${names.join(', ')}: once trusted, commands run in ${dir} (synaptic run, synaptic env, the shell hook) receive these values.`;
 }
 
 function printStatus(s: VaultStatus): void {
@@ -70,6 +93,7 @@ export const scopeCommand: Command = {
         allow: { type: 'string', multiple: true },
         name: { type: 'string', multiple: true },
         json: { type: 'boolean' },
+        'i-am-human': { type: 'boolean' },
       },
     });
     if (positionals.length > 1) throw new UsageError(`${sub} takes at most one DIR`);
@@ -84,7 +108,9 @@ export const scopeCommand: Command = {
         const { dir, files } = filesAt(positionals[0]);
         needFiles(dir, files);
         for (const file of files) {
-          const { record, granted } = trustScope(file, values.allow ?? []);
+          const reviewed = readFileSync(file);
+          await requireApproval(`trust ${file}`, grantSummary(file, reviewed, dir), 'Trust it?', values['i-am-human'] === true);
+          const { record, granted } = trustScope(file, values.allow ?? [], process.env, reviewed);
           process.stdout.write(`Trusted ${file}: ${granted.length ? granted.join(', ') : 'it names no secret yet'}` + (record.denied.length ? ` (denied: ${record.denied.join(', ')})` : '') + '\n');
         }
         return 0;

@@ -1,22 +1,28 @@
 import { parseArgs } from 'node:util';
+import { requireApproval } from '../approve.ts';
 import { UsageError, type Command } from '../command.ts';
-import { ANY_FOLDER, canonicalFolder, formatRef, parseRef, projectRoot, VaultStore } from '../../vault/index.ts';
+import { ANY_FOLDER, canonicalFolder, formatRef, HUMAN_FLAG, parseRef, projectRoot, VaultStore } from '../../vault/index.ts';
 
 const USAGE = `Usage: synaptic vault <set|list|rm|hold|check> ...
 
 Secrets encrypted at rest (AES-256-GCM). The key comes from SYNAPTIC_VAULT_KEY or a 0600 key file
 created on first use in the data folder. Values are never printed, logged or passed in argv.
 
-  synaptic vault set NAME [--for DIR]... [--global]
-      Store NAME (or vault.NAME) reading the value from stdin, or from a hidden prompt on a terminal.
-      It is held for the current project (or each --for DIR; --global: every folder).
+  synaptic vault set NAME [--for DIR]... [--global] [${HUMAN_FLAG}]
+      Store NAME (or vault.NAME) reading the value from a hidden prompt on a terminal, or with
+      ${HUMAN_FLAG} from stdin. It is held for the current project (or each --for DIR; --global:
+      every folder).
   synaptic vault list [--json]      names and the folders they are held for
   synaptic vault rm NAME [--for DIR]...
       Remove the secret, or only its hold on the given folders.
-  synaptic vault hold NAME --for DIR...   hold an existing secret for more folders
+  synaptic vault hold NAME --for DIR... [${HUMAN_FLAG}]   hold an existing secret for more folders
   synaptic vault check              decrypt every value to verify the key and the file
 
-A folder uses a secret only when a trusted scope file names it: see 'synaptic scope --help'.`;
+A folder uses a secret only when a trusted scope file names it: see 'synaptic scope --help'.
+set and hold grant secrets, so a person approves them: they ask for "yes" on a terminal, and are
+refused without one or inside an AI agent's session (CLAUDECODE, CODEX_SANDBOX, ... set).
+${HUMAN_FLAG} says "I am a human": a person running them from a script passes it to skip the
+question; an agent must never pass it.`;
 
 function folders(values: string[] | undefined, global: boolean | undefined): string[] {
   if (global) return [ANY_FOLDER];
@@ -78,14 +84,18 @@ export const vaultCommand: Command = {
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: { for: { type: 'string', multiple: true }, global: { type: 'boolean' }, json: { type: 'boolean' } },
+      options: { for: { type: 'string', multiple: true }, global: { type: 'boolean' }, json: { type: 'boolean' }, 'i-am-human': { type: 'boolean' } },
     });
+    const human = values['i-am-human'] === true;
+    const reach = (held: string[]) => held.map((f) => (f === ANY_FOLDER ? 'every folder' : f)).join(', ');
     const store = new VaultStore();
     switch (sub) {
       case 'set': {
         if (positionals.length !== 1) throw new UsageError('set takes one NAME (the value comes from stdin or a prompt, never argv)');
         const ref = parseRef(positionals[0]!);
         const held = folders(values.for, values.global);
+        const what = `${formatRef(ref)} will be held for ${reach(held)}: a trusted scope file there hands its value to the commands run in it.`;
+        await requireApproval(`store ${formatRef(ref)}`, what, 'Store it?', human);
         const value = process.stdin.isTTY ? await promptHidden(`Value for ${formatRef(ref)}: `) : await readStdin();
         try {
           const info = store.set(ref, value, held);
@@ -121,7 +131,10 @@ export const vaultCommand: Command = {
       case 'hold': {
         if (positionals.length !== 1 || (!values.for && !values.global)) throw new UsageError('hold takes one NAME and --for DIR (or --global)');
         const ref = parseRef(positionals[0]!);
-        const info = store.hold(ref, folders(values.for, values.global));
+        const held = folders(values.for, values.global);
+        const what = `${formatRef(ref)} will also be held for ${reach(held)}: a trusted scope file there hands its value to the commands run in it.`;
+        await requireApproval(`hold ${formatRef(ref)}`, what, 'Hold it?', human);
+        const info = store.hold(ref, held);
         if (!info) {
           process.stderr.write(`synaptic vault: Cannot hold ${formatRef(ref)}: the vault holds no such secret\n`);
           return 1;
