@@ -70,7 +70,6 @@ export class QueryEngine {
   private safeQualifiedMemo?: Array<string | undefined>;
   private safeFileMemo?: Array<string | undefined>;
   private duplicate?: Uint8Array;
-  private siteCounts?: { keyed: Map<string, number>; opaque: number };
 
   /**
    * `traversal` builds the walks over the index: `coreTraversal(core)` (src/query/core-traversal.ts).
@@ -367,30 +366,56 @@ export class QueryEngine {
     return out;
   }
 
-  /** Dynamic-dispatch sites or unresolved calls that could hide dependents of node v. */
-  dynamicCaveat(v: NodeId): string | undefined {
-    const node = this.ix.node(v);
-    const bare = this.ix.label(v).replace(/\(\)$/, '').replace(/^.*[.:#]/, '').toLowerCase();
-    if (!this.siteCounts) {
-      // Counted once per graph: sites by lower-cased key, and opaque (keyless) sites.
-      const keyedCounts = new Map<string, number>();
-      let opaqueCount = 0;
-      for (const s of this.dynamicSites()) {
-        if (s.key === undefined) opaqueCount++;
-        else keyedCounts.set(s.key.toLowerCase(), (keyedCounts.get(s.key.toLowerCase()) ?? 0) + 1);
-      }
-      this.siteCounts = { keyed: keyedCounts, opaque: opaqueCount };
+  /**
+   * The dynamic-dispatch sites that could reach node v (what dynamic_hazards' target filter lists,
+   * and the module around it): sites whose literal key is v's bare name, opaque sites in v's file,
+   * and opaque sites in other files of v's folder (its module or package).
+   */
+  dynamicScope(v: NodeId): { name: string; keyed: DynamicSite[]; inFile: DynamicSite[]; inModule: DynamicSite[]; module: string } {
+    const file = String(this.ix.node(v).source_file ?? '');
+    const module = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
+    const name = this.ix.label(v).replace(/\(\)$/, '').replace(/^.*[.:#]/, '');
+    const keyed: DynamicSite[] = [];
+    const inFile: DynamicSite[] = [];
+    const inModule: DynamicSite[] = [];
+    for (const s of this.dynamicSites()) {
+      if (s.key !== undefined) {
+        if (s.key === name) keyed.push(s);
+      } else if (file && s.file === file) inFile.push(s);
+      else if (file && s.file.startsWith(module) && !s.file.includes('/', module.length)) inModule.push(s);
     }
-    const keyed = this.siteCounts.keyed.get(bare) ?? 0;
-    const opaque = this.siteCounts.opaque;
-    const unresolved = this.unresolvedTotal();
+    return { name, keyed, inFile, inModule, module };
+  }
+
+  /**
+   * Why "no static dependent" is not proof that node v is dead code, when dynamic dispatch in its
+   * scope could reach it (spec: dynamic_hazards): the sites that name it, else the opaque sites in its
+   * file, else those in its module, each with a count and the first location. Undefined when none.
+   */
+  dynamicCaveat(v: NodeId): string | undefined {
+    const { name, keyed, inFile, inModule, module } = this.dynamicScope(v);
+    const first = (s: DynamicSite) => `first ${s.file}:${s.line}, ${s.kind} in ${s.host}`;
     const parts: string[] = [];
-    if (keyed) parts.push(`${keyed} dynamic-dispatch site(s) name '${bare}'`);
-    if (opaque) parts.push(`${opaque} opaque dynamic-dispatch site(s) in the graph`);
-    if (unresolved) parts.push(`${unresolved} call site(s) could not be resolved statically`);
+    if (keyed.length) parts.push(`${plural(keyed.length, 'dynamic-dispatch site')} name${keyed.length === 1 ? 's' : ''} '${sanitize(name)}' (${sanitize(first(keyed[0]!))})`);
+    if (inFile.length) parts.push(`${plural(inFile.length, 'opaque dynamic-dispatch site')} in its file (${sanitize(first(inFile[0]!))})`);
+    else if (inModule.length) parts.push(`${plural(inModule.length, 'opaque dynamic-dispatch site')} in its module ${sanitize(module || './')} (${sanitize(first(inModule[0]!))})`);
     if (!parts.length) return undefined;
-    void node;
-    return `no static dependent is not proof of dead code: ${parts.join('; ')} (see dynamic_hazards)`;
+    const see = inFile.length || !inModule.length ? `dynamic_hazards target=${this.safeQualified(v)}` : `dynamic_hazards path_glob=${sanitize(module)}*`;
+    return `no static dependent is not proof of dead code: ${parts.join('; ')} could reach it at run time (see ${see})`;
+  }
+
+  /** Does anything outside node v (and, for a type, its members) depend on it along an impact edge? */
+  hasStaticDependents(v: NodeId): boolean {
+    const ix = this.ix;
+    const { seeds } = this.foldSeeds(v);
+    const own = new Set(seeds);
+    for (const s of seeds) {
+      for (let i = ix.inOff[s]!; i < ix.inOff[s + 1]!; i++) {
+        const e = ix.inEdges[i]!;
+        if (((IMPACT_MASK >>> ix.g.rel[e]!) & 1) === 1 && !own.has(ix.g.src[e]!)) return true;
+      }
+    }
+    return false;
   }
 
   /** Call sites the extractor could not resolve, over the whole graph (computed once). */
@@ -513,6 +538,10 @@ export function lineOf(location: unknown): number {
 function relId(rel: string): number {
   const i = (RELATIONS as readonly string[]).indexOf(rel);
   return i < 0 ? 31 : i;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function cmpStr(a: string, b: string): number {

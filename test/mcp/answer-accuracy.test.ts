@@ -125,3 +125,41 @@ test('#26.6 a tight token_budget keeps the top seed NODE line within the budget'
     }
   }
 });
+
+test('#26.8 a 0-dependent symbol gets a dynamic_caveat naming the opaque sites of its file or module, in every tool', async () => {
+  // Puppy.named: nothing calls it, and py/zoo/keeper.py (same module) dispatches by getattr(self, action).
+  const module = /1 opaque dynamic-dispatch site in its module py\/zoo\/ \(first py\/zoo\/keeper\.py:20, reflection in Keeper\.command\)/;
+  const described = await call('describe_node', { label: 'Puppy.named' });
+  assert.match(String(described.structured.dynamic_caveat), module, described.text);
+  assert.match(described.text, /Dynamic caveat: .*in its module py\/zoo\//);
+  const node = await call('get_node', { label: 'Puppy.named' });
+  assert.match(String(node.structured.dynamic_caveat), module, node.text);
+  const impact = await call('affected', { label: 'Puppy.named' });
+  assert.equal(impact.structured.total, 0);
+  assert.match(String(impact.structured.dynamic_caveat), module, impact.text);
+  assert.match(impact.text, /\(none; no static dependent is not proof of dead code: 1 opaque/);
+  // The call the caveat points to lists the site it names first.
+  const glob = /see dynamic_hazards path_glob=(\S+)\)/.exec(String(impact.structured.dynamic_caveat))?.[1];
+  assert.equal(glob, 'py/zoo/*');
+  const listed = await call('dynamic_hazards', { path_glob: glob });
+  assert.deepEqual(listed.structured.sites.map((s: { file: string; line: number }) => `${s.file}:${s.line}`), ['py/zoo/keeper.py:20']);
+
+  // loadPlugin: its own file holds the opaque import(modulePath); dynamic_hazards target lists it.
+  const plugin = await call('affected', { label: 'loadPlugin' });
+  assert.match(String(plugin.structured.dynamic_caveat), /1 opaque dynamic-dispatch site in its file \(first src\/plugins\/registry\.ts:16, dynamic_import in loadPlugin\)/, plugin.text);
+  const target = /see dynamic_hazards target=(\S+)\)/.exec(String(plugin.structured.dynamic_caveat))?.[1];
+  assert.equal(target, 'loadPlugin@src/plugins/registry.ts');
+  const targeted = await call('dynamic_hazards', { target });
+  assert.deepEqual(targeted.structured.sites.map((s: { file: string; line: number }) => `${s.file}:${s.line}`), ['src/plugins/registry.ts:16']);
+
+  // six(): nothing depends on it either, but no dynamic dispatch is in its scope: no caveat anywhere
+  // (it used to get a graph-wide sentence about every opaque site and unresolved call).
+  for (const tool of ['get_node', 'describe_node', 'affected']) {
+    const quiet = await call(tool, { label: 'six' });
+    assert.equal(quiet.structured.dynamic_caveat, undefined, `${tool}: ${quiet.text}`);
+    assert.doesNotMatch(quiet.text, /dynamic-dispatch|could not be resolved/, tool);
+  }
+  // A symbol with a static dependent needs no caveat, even beside a dispatch site.
+  const roll = await call('get_node', { label: 'Keeper.roll_call' });
+  assert.equal(roll.structured.dynamic_caveat, undefined, roll.text);
+});

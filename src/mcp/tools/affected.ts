@@ -20,6 +20,7 @@ const output = z.looseObject({
   truncated: z.boolean(),
   by_depth: z.record(z.string(), z.number()),
   aggregated_over_members: z.number().optional(),
+  dynamic_caveat: z.string().optional(),
   ambiguous: z.boolean().optional(),
   found: z.boolean().optional(),
   candidates: z.array(z.looseObject({})).optional(),
@@ -63,10 +64,8 @@ export function createAffectedTool(ctx: GraphToolContext): ToolDefinition<typeof
       lines.push(`${hits.length} nodes depend on ${seed} (<= ${depth} hops):`);
       for (const h of hits.slice(0, limit)) lines.push(`  [${h.depth}] via ${sanitizeRelation(h.via)}: ${nodeLine(engine, h.node)}`);
       if (hits.length > limit) lines.push(`  +${hits.length - limit} more (raise limit, or lower depth)`);
-      if (!hits.length) {
-        const caveat = engine.dynamicCaveat(v);
-        lines.push(caveat ? `  (none; ${caveat})` : '  (no static dependents within that depth)');
-      }
+      const caveat = hits.length ? undefined : engine.dynamicCaveat(v);
+      if (!hits.length) lines.push(caveat ? `  (none; ${caveat})` : '  (no static dependents within that depth)');
       const structured: Record<string, unknown> = {
         seed,
         seed_qualified: engine.safeQualified(v),
@@ -82,6 +81,7 @@ export function createAffectedTool(ctx: GraphToolContext): ToolDefinition<typeof
         by_depth: byDepth,
       };
       if (foldedMembers) structured.aggregated_over_members = foldedMembers;
+      if (caveat) structured.dynamic_caveat = caveat;
       return toolResult(lines.join('\n'), structured);
     },
   };

@@ -15,6 +15,7 @@ const output = z.looseObject({
   signature: z.string().nullable().optional(),
   members: z.array(z.string()).optional(),
   member_count: z.number().optional(),
+  dynamic_caveat: z.string().optional(),
   ambiguous: z.boolean().optional(),
   candidates: z.array(z.looseObject({})).optional(),
 });
@@ -67,6 +68,14 @@ export function createDescribeNodeTool(ctx: GraphToolContext): ToolDefinition<ty
         lines.push(`Members (${members.length}): ${members.join(', ') || '(none)'}`);
         structured.members = members;
         structured.member_count = members.length;
+      }
+      // A symbol nothing depends on statically may still be reached by dynamic dispatch in its scope.
+      if (node.kind !== 'file' && !engine.hasStaticDependents(v)) {
+        const caveat = engine.dynamicCaveat(v);
+        if (caveat) {
+          lines.push(`Dynamic caveat: ${caveat}`);
+          structured.dynamic_caveat = caveat;
+        }
       }
       return toolResult(lines.join('\n'), structured);
     },

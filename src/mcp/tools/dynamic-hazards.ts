@@ -39,10 +39,12 @@ export function createDynamicHazardsTool(ctx: GraphToolContext): ToolDefinition<
       }
       if (args.target) {
         const t = engine.resolve(args.target);
-        const name = t.status === 'found' ? engine.ix.label(t.node).replace(/^.*[.:#]/, '') : args.target;
-        const files = new Set<string>();
-        if (t.status === 'found' && engine.ix.node(t.node).source_file) files.add(String(engine.ix.node(t.node).source_file));
-        sites = sites.filter((s) => (s.key !== undefined && s.key === name) || (s.key === undefined && files.has(s.file)));
+        if (t.status === 'found') {
+          // The scope the dynamic_caveat of get_node / affected / describe_node names.
+          const scope = engine.dynamicScope(t.node);
+          const reach = new Set([...scope.keyed, ...scope.inFile]);
+          sites = sites.filter((s) => reach.has(s));
+        } else sites = sites.filter((s) => s.key !== undefined && s.key === args.target);
       }
       const max = args.max_results ?? ctx.defaults.hazardLimit;
       const shown = sites.slice(0, max).map((s) => ({

@@ -16,6 +16,7 @@ const output = z.looseObject({
   kind: z.string().optional(),
   visibility: z.string().optional(),
   loc: z.number().optional(),
+  dynamic_caveat: z.string().optional(),
   ambiguous: z.boolean().optional(),
   candidates: z.array(z.looseObject({})).optional(),
 });
@@ -53,8 +54,7 @@ export function describeNodeMetadata(engine: import('../../query/engine.ts').Que
   if (node.signature?.raw) lines.push(`  signature: ${sanitize(node.signature.raw, 300)}`);
   if (node.doc) lines.push(`  doc: ${sanitize(node.doc, 300)}`);
   if (engine.isDuplicateLabel(v)) lines.push(`  qualified: ${sanitize(engine.qualified(v), 400)}`);
-  const inbound = engine.callers(v).hits.length;
-  if (inbound === 0 && node.kind !== 'file') {
+  if (node.kind !== 'file' && !engine.hasStaticDependents(v)) {
     const caveat = engine.dynamicCaveat(v);
     if (caveat) {
       lines.push(`  dynamic_caveat: ${caveat}`);
