@@ -131,11 +131,6 @@ export class OutputFolder {
     this.kept?.clear();
   }
 
-  /** Whether the outputs a reader needs are all there. */
-  hasGraph(): boolean {
-    return [this.graphJson, this.graphCbor, this.report].every((f) => existsSync(f));
-  }
-
   /**
    * Why the graph on disk cannot stand for the previous run whose manifest has `inputsHash` (null:
    * it can): an output missing; a state that does not match the manifest (a run stopped between
