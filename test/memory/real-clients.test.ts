@@ -1,0 +1,253 @@
+/**
+ * The installers against the real clients from npm, pinned: Claude Code and Codex CLI, each in a
+ * scratch HOME with a scratch project. What runs offline is tested: the MCP server connects, and
+ * each hook runs and its output passes the client's validation (Claude Code's debug log; Codex's
+ * hook status and the context it records). A compaction itself needs a model, so the SessionStart
+ * output after one is covered by hooks.test.ts, not here.
+ *
+ * The clients are installed once into a cache folder ($SYNAPTIC_TEST_CLIENTS, else
+ * $XDG_CACHE_HOME/synaptic-test-clients, else <tmpdir>/synaptic-test-clients) and reused; a test
+ * skips, saying why, only when npm cannot install its client.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { offerGitignore } from '../../src/cli/commands/install.ts';
+import { normalizeProjectPath } from '../../src/memory/project.ts';
+import { MemoryStore } from '../../src/memory/store.ts';
+import { tempDir } from './helpers.ts';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+interface Client {
+  pkg: string;
+  version: string;
+  bin: string;
+}
+
+const CLAUDE: Client = { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' };
+const CODEX: Client = { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' };
+
+function cacheRoot(): string {
+  return process.env.SYNAPTIC_TEST_CLIENTS || join(process.env.XDG_CACHE_HOME || tmpdir(), 'synaptic-test-clients');
+}
+
+function installedVersion(dir: string, c: Client): string | null {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'node_modules', c.pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return null;
+  }
+}
+
+/** The client's bin, installed with npm into the cache on first use; or the reason it cannot be. */
+function installClient(t: TestContext, c: Client): string | null {
+  const dir = join(cacheRoot(), `${c.pkg.replace('/', '+')}@${c.version}`);
+  const bin = join(dir, 'node_modules', '.bin', c.bin);
+  if (installedVersion(dir, c) === c.version && existsSync(bin)) return bin;
+  const partial = `${dir}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  const started = Date.now();
+  const npm = spawnSync('npm', ['install', '--prefix', partial, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `${c.pkg}@${c.version}`], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  if (npm.status !== 0 || installedVersion(partial, c) !== c.version) {
+    rmSync(partial, { recursive: true, force: true });
+    const said = npm.stderr.split('\n').map((l) => l.replace(/^npm (?:error|ERR!)\s*/, '').trim()).filter(Boolean);
+    const why = npm.error?.message ?? (said.slice(0, 3).join('; ') || `npm exited with ${npm.status}`);
+    t.skip(`cannot install ${c.pkg}@${c.version} from npm (${why}): no network to the registry?`);
+    return null;
+  }
+  t.diagnostic(`installed ${c.pkg}@${c.version} in ${((Date.now() - started) / 1000).toFixed(1)} s into ${dir}`);
+  try {
+    renameSync(partial, dir);
+  } catch {
+    rmSync(partial, { recursive: true, force: true }); // another run installed it first
+  }
+  return bin;
+}
+
+/**
+ * A scratch world: HOME, synaptic data dir, and a git repository with a subfolder and one memory.
+ * PATH holds node (as a link) and the system folders only, so no synaptic on PATH and no credentials
+ * from the caller's environment reach the clients.
+ */
+function scratch() {
+  const t = tempDir('synaptic-clients-');
+  const home = join(t.dir, 'home');
+  const data = join(t.dir, 'data');
+  const bin = join(t.dir, 'bin');
+  const repo = join(t.dir, 'repo');
+  for (const d of [home, bin, join(repo, 'sub')]) mkdirSync(d, { recursive: true });
+  symlinkSync(process.execPath, join(bin, 'node'));
+  writeFileSync(join(repo, 'a.ts'), 'export function answer(): number {\n  return 42;\n}\n');
+  const env: NodeJS.ProcessEnv = { PATH: `${bin}:/usr/bin:/bin`, HOME: home, SYNAPTIC_DATA_DIR: data, TMPDIR: tmpdir(), LANG: 'C.UTF-8', CODEX_HOME: join(home, '.codex') };
+  assert.equal(spawnSync('git', ['init', '-q', repo], { env }).status, 0, 'git init');
+  const project = normalizeProjectPath(repo);
+  const store = MemoryStore.open({ dir: data });
+  try {
+    store.remember({ content: 'The answer is computed in a.ts and is always 42.', source: 'test', scope: 'project', project });
+  } finally {
+    store.close();
+  }
+  return { ...t, home, env, repo: project, sub: join(project, 'sub') };
+}
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeout = 120_000) {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { status: r.status, out: `${r.stdout ?? ''}${r.stderr ?? ''}`, error: r.error };
+}
+
+function synaptic(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const r = run(process.execPath, [MAIN, ...args], cwd, env);
+  assert.equal(r.status, 0, r.out);
+  return r.out;
+}
+
+test('Claude Code: synaptic install claude connects the server and both hooks pass its validation', (t) => {
+  assert.ok(existsSync(MAIN), 'build the CLI first: npm run build:cli');
+  const claude = installClient(t, CLAUDE);
+  if (!claude) return;
+  const s = scratch();
+  try {
+    const out = synaptic(['install', 'claude', '--no-gitignore'], s.repo, s.env);
+    assert.match(out, /\.mcp\.json: MCP server "synaptic"/);
+    assert.match(out, /paths that exist only on this machine/, 'no synaptic on PATH: the install says the files are machine-specific');
+    // The approval a person gives on first start, in the user's settings.
+    mkdirSync(join(s.home, '.claude'), { recursive: true });
+    writeFileSync(join(s.home, '.claude', 'settings.json'), '{ "enabledMcpjsonServers": ["synaptic"] }\n');
+    for (const cwd of [s.repo, s.sub]) {
+      const list = run(claude, ['mcp', 'list'], cwd, s.env);
+      assert.match(list.out, /^synaptic: .* serve - ✔ Connected$/m, `claude mcp list in ${cwd}:\n${list.out}`);
+    }
+    const log = join(s.dir, 'debug.log');
+    const compact = run(claude, ['-p', '/compact', '--debug-file', log], s.repo, s.env);
+    assert.ok(existsSync(log), compact.out);
+    const text = readFileSync(log, 'utf8');
+    const ours = text.split('\n').filter((l) => l.includes('main.js session') || l.includes('main.js compact') || l.includes('Synaptic'));
+    const report = ours.join('\n');
+    assert.match(report, /SessionStart:startup \[.*main\.js session --json\] finished with status 0/, report);
+    assert.match(text, /Successfully parsed and validated hook JSON output/);
+    assert.match(report, /Hook SessionStart \(.*main\.js session --json\) provided additionalContext/, report);
+    assert.match(report, /Synaptic connected · 1 memory/, report);
+    assert.match(report, /PreCompact:manual \[.*main\.js compact\] completed with status 0/, report);
+    const afterPreCompact = text.slice(text.search(/PreCompact:manual \[.*main\.js compact\] completed/));
+    assert.match(afterPreCompact.split('\n')[1] ?? '', /Hook output does not start with \{, treating as plain text/);
+    assert.doesNotMatch(text, /validation failed/i);
+    assert.doesNotMatch(report, /failed to run/);
+  } finally {
+    s.cleanup();
+  }
+});
+
+/** Runs `codex exec` offline until `done(stderr+stdout)` holds or the time is up; kills its process group. */
+async function codexExec(codex: string, cwd: string, env: NodeJS.ProcessEnv, done: (output: string) => boolean, ms = 60_000): Promise<string> {
+  // The model endpoint is a closed local port: Codex starts the session (MCP servers, SessionStart) and then retries.
+  const args = ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-c', 'openai_base_url="http://127.0.0.1:9/v1"', 'say hi'];
+  const child = spawn(codex, args, { cwd, env: { ...env, RUST_LOG: 'rmcp=info,codex_rmcp_client=info,codex_mcp=info' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (b) => (output += b));
+  child.stderr.on('data', (b) => (output += b));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && child.exitCode === null && !done(output)) await new Promise((r) => setTimeout(r, 250));
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      break; // the group is gone
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+  }
+  return output;
+}
+
+/** The texts Codex recorded as hook context (developer messages of kind hooks.additional_context). */
+function hookContexts(codexHome: string): string[] {
+  const texts: string[] = [];
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl')) {
+        for (const line of readFileSync(p, 'utf8').split('\n')) {
+          if (!line.includes('hooks.additional_context')) continue;
+          const item = JSON.parse(line) as { payload?: { content?: Array<{ text?: string }> } };
+          for (const c of item.payload?.content ?? []) if (c.text) texts.push(c.text);
+        }
+      }
+    }
+  };
+  walk(join(codexHome, 'sessions'));
+  return texts;
+}
+
+test('Codex: synaptic install codex registers the server and a SessionStart hook whose context Codex records', async (t) => {
+  assert.ok(existsSync(MAIN), 'build the CLI first: npm run build:cli');
+  const codex = installClient(t, CODEX);
+  if (!codex) return;
+  const s = scratch();
+  try {
+    const codexHome = s.env.CODEX_HOME!;
+    const out = synaptic(['install', 'codex', '--no-gitignore'], s.repo, s.env);
+    assert.match(out, /\.codex\/hooks\.json: SessionStart hook/);
+    assert.match(out, /has not recorded .* as trusted/);
+    assert.match(out, /open \/hooks and trust the synaptic SessionStart hook/);
+    // Untrusted, Codex ignores the project's .codex/ entirely.
+    assert.doesNotMatch(run(codex, ['mcp', 'list'], s.repo, s.env).out, /^synaptic\s/m);
+    // The trust a person gives when Codex asks, as Codex records it; the installer now sees it.
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(join(codexHome, 'config.toml'), `[projects.${JSON.stringify(s.repo)}]\ntrust_level = "trusted"\n`);
+    assert.match(synaptic(['install', 'codex', '--no-gitignore'], s.repo, s.env), /Codex trusts .*, so it reads \.codex\/config\.toml and \.codex\/hooks\.json there/);
+    const list = run(codex, ['mcp', 'list'], s.sub, s.env);
+    assert.match(list.out, /^synaptic\s+\S*node\s+\S*main\.js serve\s.*\benabled\b/m, list.out);
+    // From a subfolder: the hook runs there and still finds the repository's memory.
+    const wanted = `Synaptic is connected and holds 1 memory for ${s.repo}.`;
+    const output = await codexExec(codex, s.sub, s.env, (o) => /Service initialized as client.*name: "synaptic"/.test(o) && /hook: SessionStart (Completed|Failed)/.test(o) && hookContexts(codexHome).length > 0);
+    assert.match(output, /hook: SessionStart Completed/, output.slice(-4000));
+    assert.doesNotMatch(output, /hook: SessionStart Failed|hook returned invalid|invalid hooks config/);
+    assert.match(output, /Service initialized as client.*name: "synaptic"/, 'Codex finished the MCP handshake with synaptic');
+    assert.doesNotMatch(output, /MCP server startup failed server_name="synaptic"/);
+    const contexts = hookContexts(codexHome);
+    assert.ok(contexts.some((c) => c.startsWith(wanted) && c.includes('The answer is computed in a.ts and is always 42.')), contexts.join('\n---\n'));
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('install offers synaptic-out/ for .gitignore: asked on a terminal, --gitignore adds it, a pipe gets a hint, nothing twice', async () => {
+  assert.ok(existsSync(MAIN), 'build the CLI first: npm run build:cli');
+  const s = scratch();
+  try {
+    const gitignore = join(s.repo, '.gitignore');
+    const piped = synaptic(['install', 'claude'], s.repo, s.env);
+    assert.match(piped, /^hint: synaptic-out\/ .* is not in \.gitignore: add it, or run install again with --gitignore\.$/m);
+    assert.ok(!existsSync(gitignore), 'never written without being asked');
+    assert.doesNotMatch(synaptic(['install', 'claude', '--no-gitignore'], s.repo, s.env), /gitignore/);
+    writeFileSync(gitignore, 'node_modules/');
+    assert.match(synaptic(['install', 'claude', '--gitignore'], s.repo, s.env), new RegExp(`^${gitignore}: added synaptic-out/$`, 'm'));
+    assert.equal(readFileSync(gitignore, 'utf8'), 'node_modules/\nsynaptic-out/\n');
+    assert.doesNotMatch(synaptic(['install', 'codex'], s.repo, s.env), /gitignore/, 'already ignored: no hint, no question');
+    // A terminal: the question, answered no, then yes (the default). Ignored by a nested rule: not asked.
+    writeFileSync(gitignore, '');
+    const questions: string[] = [];
+    assert.equal(await offerGitignore(s.repo, 'ask', async (q) => (questions.push(q), false)), null);
+    assert.equal(readFileSync(gitignore, 'utf8'), '');
+    assert.equal(await offerGitignore(s.repo, 'ask', async (q) => (questions.push(q), true)), `${gitignore}: added synaptic-out/`);
+    assert.deepEqual(questions, Array(2).fill(`Add synaptic-out/ (the graph synaptic extract writes) to ${gitignore}? [Y/n] `));
+    writeFileSync(gitignore, '');
+    mkdirSync(join(s.repo, '.git', 'info'), { recursive: true });
+    writeFileSync(join(s.repo, '.git', 'info', 'exclude'), 'synaptic-out\n');
+    assert.equal(await offerGitignore(s.repo, 'ask', async () => assert.fail('asked although git ignores it')), null);
+    assert.equal(await offerGitignore(dirname(s.repo), 'add'), null, 'not a git repository: nothing');
+  } finally {
+    s.cleanup();
+  }
+});
