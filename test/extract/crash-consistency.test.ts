@@ -185,6 +185,15 @@ test('killed at 20 times spread over extract and update runs: every time the nex
     if ((await crash(n % 3 === 2 ? 'extract' : 'update', { afterMs }, false)).killed) killed++;
   }
   assert.ok(killed >= 10, `most runs were killed part-way (${killed} of 20; an update takes ${whole} ms here)`);
+  // A server started afresh on the repaired folder answers as one on a clean extract too.
+  const fresh = new RawServer(serveArgs(join(out, 'graph.json'), '--no-freshen', '--source-root', repo), env);
+  try {
+    await fresh.ready();
+    assert.deepEqual(await answers(fresh), (await reference(state)).answers);
+    assert.doesNotMatch(fresh.stderr, /warning/);
+  } finally {
+    await fresh.close();
+  }
 });
 
 test('a damaged graph.cbor, graph.json or manifest is found by the next update and rebuilt; the server falls back to graph.json meanwhile', async () => {
