@@ -4,6 +4,7 @@ import { join, sep } from 'node:path';
 import { Encoder, decode } from 'cbor-x';
 import { languageForPath, type LanguageId } from './languages.ts';
 import { isIgnored, parseIgnoreFile, type IgnoreScope } from './ignore-rules.ts';
+import { marksOutput } from './out/marker.node.ts';
 
 /**
  * File discovery with hygiene: which files of a repository extraction may read.
@@ -115,7 +116,8 @@ export interface WalkOptions {
   rulesKey?: string;
 }
 
-const IGNORE_FILES = ['.gitignore', '.synapticignore'];
+/** Files whose rules decide what a walk reads (in every folder). */
+export const IGNORE_FILES: readonly string[] = ['.gitignore', '.synapticignore'];
 
 /** Walk a repository: the files extraction reads, the config files, and what was skipped and why. */
 export function walkRepository(root: string, options: WalkOptions = {}): WalkResult {
@@ -204,7 +206,7 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
     if (!listing) return;
     const { names, kinds } = listing;
     // Another Synaptic output folder (custom --out): graph.json next to .manifest.json.
-    if (relDir !== '' && names.includes('graph.json') && names.includes('.manifest.json')) return;
+    if (relDir !== '' && marksOutput((name) => names.includes(name))) return;
     const texts: string[] = [];
     for (const name of IGNORE_FILES) {
       const at = names.indexOf(name);

@@ -1,17 +1,15 @@
 /**
  * The staleness walker (a worker thread; see Freshener in freshen.ts): asked for a walk with the
- * repository root and the manifest path, it answers with the first extracted file whose size or mtime
- * differs from the manifest (or that is gone), or null when none does, also for a missing or foreign
- * manifest. A big repository's walk is thousands of stats (~30 ms of CPU on prisma's 4.5k files), so it
- * runs here, never on the thread that answers calls. The manifest is re-read only when its mtime or
- * size changed.
+ * repository root and the output folder, it answers with the first change StalenessCheck finds (an
+ * edited, deleted or added file, see staleness.node.ts), or null when none, also for a missing or
+ * foreign manifest. A big repository's walk is thousands of stats (~30 ms of CPU on prisma's 4.5k
+ * files and 2k folders), so it runs here, never on the thread that answers calls.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readlinkSync, statSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { parseManifest } from '../graph/manifest.ts';
+import { StalenessCheck } from './staleness.node.ts';
 
 /** workerData that makes a thread the walker (importing this module anywhere else does nothing). */
 export const WALKER_ROLE = 'synaptic-staleness-walker';
@@ -19,7 +17,8 @@ export const WALKER_ROLE = 'synaptic-staleness-walker';
 export interface WalkRequest {
   id: number;
   root: string;
-  manifest: string;
+  /** The output folder (its manifest and folder listings are what the tree is compared with). */
+  outDir: string;
 }
 
 export interface WalkAnswer {
@@ -49,47 +48,25 @@ function lowerPriority(): void {
   }
 }
 
-type Entry = [rel: string, size: number, mtimeMs: number];
-let cached: { path: string; stamp: string; entries: Entry[] } | undefined;
+/** One check per output folder asked about (a Freshener asks about one), so what it saw carries over between walks. */
+const checks = new Map<string, StalenessCheck>();
 
-function entriesOf(path: string): Entry[] {
-  let stamp: string;
-  try {
-    const st = statSync(path);
-    stamp = `${st.mtimeMs}:${st.size}`;
-  } catch {
-    return [];
-  }
-  if (cached?.path !== path || cached.stamp !== stamp) {
-    let entries: Entry[] = [];
-    try {
-      const manifest = parseManifest(readFileSync(path, 'utf8'));
-      if (manifest) entries = Object.entries(manifest.files).map(([rel, e]) => [rel, e.size, e.mtime_ms]);
-    } catch {
-      // unreadable: nothing to compare
-    }
-    cached = { path, stamp, entries };
-  }
-  return cached.entries;
-}
-
-function firstChanged(root: string, manifest: string): string | null {
-  for (const [rel, size, mtime] of entriesOf(manifest)) {
-    let st;
-    try {
-      st = statSync(join(root, rel));
-    } catch {
-      return rel; // deleted
-    }
-    if (st.size !== size || Math.abs(st.mtimeMs - mtime) > 1) return rel;
-  }
-  return null;
+function firstChanged(root: string, outDir: string): string | null {
+  const key = `${root}\0${outDir}`;
+  let check = checks.get(key);
+  if (!check) checks.set(key, (check = new StalenessCheck(root, outDir)));
+  return check.firstChange();
 }
 
 if (parentPort && workerData === WALKER_ROLE) {
   const port = parentPort;
-  lowerPriority();
+  let lowered = false;
   port.on('message', (msg: WalkRequest) => {
-    port.postMessage({ id: msg.id, changed: firstChanged(msg.root, msg.manifest) } satisfies WalkAnswer);
+    const changed = firstChanged(msg.root, msg.outDir);
+    // The first walk is the startup check the first calls wait for (beside the graph load): it runs
+    // at normal priority, since idle priority starves it on a busy machine; every later one yields.
+    if (!lowered) lowerPriority();
+    lowered = true;
+    port.postMessage({ id: msg.id, changed } satisfies WalkAnswer);
   });
 }

@@ -3,9 +3,11 @@ import type { KeptOutputs } from '../extract/out/kept.node.ts';
 import type { ExtractSummary } from '../extract/pipeline.node.ts';
 import { dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import { languageForPath } from '../extract/languages.ts';
 import { parseManifest, type Manifest } from '../graph/manifest.ts';
 import { startWorker } from '../graph/start-worker.node.ts';
 import { WALKER_ROLE, type WalkAnswer, type WalkRequest } from './freshen-walker.node.ts';
+import { StalenessCheck } from './staleness.node.ts';
 
 export interface FreshenOptions {
   /** Repository root the graph was extracted from. */
@@ -24,12 +26,6 @@ export interface FreshenOptions {
    */
   watch?: boolean;
 }
-
-/** Files the extractor reads (an added one is worth an update). */
-const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|go|rs|java|cs|c|h|cc|cpp|cxx|hpp|hh|rb|php)$/i;
-
-/** Files stat'ed between two yields to the event loop during a main-thread staleness walk (~1-2 ms). */
-const STAT_CHUNK = 200;
 
 /** The longest gap between two walks of an idle server (the gap grows with the time since the last call). */
 const IDLE_WALK_MS = 60_000;
@@ -61,13 +57,13 @@ class WalkWorker {
   }
 
   /** The first changed path, null when none, undefined when the worker is unavailable. */
-  walk(root: string, manifest: string): Promise<string | null | undefined> {
+  walk(root: string, outDir: string): Promise<string | null | undefined> {
     if (this.broken) return Promise.resolve(undefined);
     const id = this.next++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       this.worker.ref(); // an answer is awaited: keep the process up until it comes
-      this.worker.postMessage({ id, root, manifest } satisfies WalkRequest);
+      this.worker.postMessage({ id, root, outDir } satisfies WalkRequest);
     });
   }
 
@@ -82,8 +78,9 @@ const IGNORED_EVENT = /(^|[\\/])(synaptic-out|\.git|node_modules)([\\/]|$)/;
 
 /**
  * Keeps the served graph current with the user's edits: compare the manifest's size and mtime of
- * every extracted file with the file system and, when one changed or vanished, run the incremental
- * update (`synaptic update`); calls wait for an update in progress, so their answers include the edit.
+ * every extracted file, and the mtime of every folder the last walk listed, with the file system
+ * (StalenessCheck) and, when a file changed, vanished or appeared, run the incremental update
+ * (`synaptic update`); calls wait for an update in progress, so their answers include the edit.
  *
  * The walk (thousands of stats on a big repository, ~30 ms of CPU) never holds a call: it runs in the
  * walker thread on a timer, every debounce window while calls come; an idle server walks less often
@@ -115,6 +112,8 @@ export class Freshener {
   private events = new Set<string>();
   /** Off-thread staleness walks (made on first use; null once it could not start). */
   private walker: WalkWorker | null | undefined;
+  /** The check this thread runs when there is no walk worker. */
+  private localCheck: StalenessCheck | undefined;
 
   constructor(private readonly options: FreshenOptions) {
     if (options.watch) this.startWatcher();
@@ -255,7 +254,7 @@ export class Freshener {
     const manifest = this.readManifest();
     if (!manifest) return undefined;
     for (const rel of events) {
-      if (rel in manifest.files || !SOURCE_FILE.test(rel)) continue;
+      if (rel in manifest.files || !languageForPath(rel)) continue;
       try {
         if (statSync(join(this.options.root, rel)).isFile()) return rel;
       } catch {
@@ -266,11 +265,10 @@ export class Freshener {
   }
 
   /**
-   * The first file whose size or mtime differs from the manifest, or undefined when all match. The
-   * walk runs in the walk worker; without one, on this thread, yielding to the event loop every
-   * STAT_CHUNK files, so a big repository's walk (10k+ stats, ~100 ms) does not stall every other
-   * request of an HTTP server (synchronous stats cost far less CPU than async ones, so they stay
-   * synchronous, in slices).
+   * The first changed file (see StalenessCheck), or undefined when none. The walk runs in the walk
+   * worker; without one, on this thread, yielding to the event loop every STAT_CHUNK stats, so a big
+   * repository's walk (10k+ stats, ~100 ms) does not stall every other request of an HTTP server
+   * (synchronous stats cost far less CPU than async ones, so they stay synchronous, in slices).
    */
   private async firstChange(): Promise<string | undefined> {
     if (this.walker === undefined) {
@@ -281,24 +279,17 @@ export class Freshener {
         this.options.log?.(`[synaptic] warning: cannot start the staleness walker (${err instanceof Error ? err.message : String(err)}); walking on the main thread`);
       }
     }
+    const outDir = dirname(this.options.graphPath);
     if (this.walker && !this.walker.broken) {
-      const changed = await this.walker.walk(this.options.root, this.manifestPath());
+      const changed = await this.walker.walk(this.options.root, outDir);
       if (changed !== undefined) return changed ?? undefined;
     }
-    const manifest = this.readManifest();
-    if (!manifest) return undefined;
-    let done = 0;
-    for (const [rel, entry] of Object.entries(manifest.files)) {
-      if (++done % STAT_CHUNK === 0) await new Promise<void>((r) => setImmediate(r));
-      let st;
-      try {
-        st = statSync(join(this.options.root, rel));
-      } catch {
-        return rel; // deleted
-      }
-      if (st.size !== entry.size || Math.abs(st.mtimeMs - entry.mtime_ms) > 1) return rel;
+    const walk = (this.localCheck ??= new StalenessCheck(this.options.root, outDir)).walk();
+    for (;;) {
+      const step = walk.next();
+      if (step.done) return step.value ?? undefined;
+      await new Promise<void>((r) => setImmediate(r));
     }
-    return undefined;
   }
 
   private manifestPath(): string {
