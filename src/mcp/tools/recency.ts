@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { gitIn } from '../../extract/git.node.ts';
+import { holdsOutputs, marksOutput } from '../../extract/out/marker.node.ts';
 
 export interface Recency {
   /** What `since` resolved to (ref or date) and the base commit diffed against. */
@@ -10,9 +12,10 @@ export interface Recency {
 
 /**
  * Files changed on the current branch since a baseline: merge-base(since, HEAD)..working tree
- * (uncommitted edits and untracked files included), churn-weighted. `since` is a git ref, a date
- * ("2 weeks ago") or `auto` (the default branch). Undefined when the root is not a git repository
- * or the baseline does not resolve (the caller then ignores the option, as the spec says).
+ * (uncommitted edits and untracked files included, Synaptic's own outputs left out), churn-weighted.
+ * `since` is a git ref, a date ("2 weeks ago") or `auto` (the default branch). Undefined when the
+ * root is not a git repository or the baseline does not resolve (the caller then ignores the
+ * option, as the spec says).
  */
 export function changedSince(root: string | undefined, since: string): Recency | undefined {
   if (!root) return undefined;
@@ -41,8 +44,34 @@ export function changedSince(root: string | undefined, since: string): Recency |
     if (m) churn.set(m[3]!, (m[1] === '-' ? 1 : Number(m[1])) + (m[2] === '-' ? 1 : Number(m[2])));
   }
   for (const f of (run(['ls-files', '-z', '--others', '--exclude-standard']) ?? '').split('\0')) if (f) churn.set(f, Math.max(churn.get(f) ?? 0, 10));
+  dropOutputs(root, churn);
   const max = Math.max(1, ...churn.values());
   const weights = new Map<string, number>();
   for (const [f, c] of churn) weights.set(f, Math.log1p(c) / Math.log1p(max));
   return { since: ref, base: base.slice(0, 12), weights };
+}
+
+/**
+ * Remove the paths inside an output folder of Synaptic (synaptic-out/ or any --out folder): one that
+ * holds graph.json next to .manifest.json now, or whose pair is among the changes (deleted since).
+ * The repository root itself is never one (its files are source).
+ */
+function dropOutputs(root: string, churn: Map<string, number>): void {
+  const verdicts = new Map<string, boolean>();
+  const isOutput = (dir: string): boolean => {
+    let verdict = verdicts.get(dir);
+    if (verdict === undefined) {
+      verdict = marksOutput((name) => churn.has(`${dir}/${name}`)) || holdsOutputs(join(root, dir));
+      verdicts.set(dir, verdict);
+    }
+    return verdict;
+  };
+  for (const path of [...churn.keys()]) {
+    for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+      if (isOutput(path.slice(0, slash))) {
+        churn.delete(path);
+        break;
+      }
+    }
+  }
 }
