@@ -55,6 +55,12 @@ after(async () => {
 });
 
 const hostileNodes = () => doc.nodes.filter((n) => Object.values(HOSTILE).some((p) => n.id.includes(p) || n.label.includes(p)));
+/** Per hostile piece, the node whose label carries it raw (a string-keyed member) and its file's node. */
+const onePerPiece = () =>
+  Object.keys(HOSTILE).flatMap((k) => {
+    const inFile = doc.nodes.filter((n) => n.source_file === hostileFile(k));
+    return [inFile.find((n) => n.label.includes(HOSTILE[k]!)) ?? inFile[0]!, inFile.find((n) => n.id === hostileFile(k))!].filter(Boolean);
+  });
 
 test('the extracted graph really carries the hostile names raw (the test would prove nothing otherwise)', () => {
   const labels = doc.nodes.map((n) => n.label).join('\n');
@@ -78,13 +84,12 @@ test('GRAPH_REPORT.md and synaptic://report print every name sanitized', async (
   writeFileSync(join(repo, 'synaptic-out/GRAPH_REPORT.md'), report);
 });
 
-/** Argument values per parameter name: the hostile names raw, as the completions give them, and the benign hub. */
+/** Argument values per parameter name: hostile names and pieces raw, and benign names that reach hostile nodes. */
 function pools(): Record<string, unknown[]> {
-  const nodes = hostileNodes();
-  const labels = [...nodes.map((n) => n.label), ...nodes.map((n) => n.id), 'handle', 'src/core.ts'];
-  const files = [...new Set(nodes.map((n) => n.source_file!).filter(Boolean)), 'src/core.ts', `src/missing ${HOSTILE.ansi}${HOSTILE.system}.ts`];
+  // One label or id per hostile piece and the benign hub: each variant reaches another piece.
+  const labels = [...onePerPiece().map((n, i) => (i % 2 === 0 ? n.label : n.id)), 'handle', 'src/core.ts'];
+  const files = [...Object.keys(HOSTILE).map(hostileFile), 'src/core.ts', `src/missing ${HOSTILE.ansi}${HOSTILE.system}.ts`];
   const words = [...Object.values(HOSTILE), 'table handle K_system fn_ansi', 'handle'];
-  const communities = [...new Set(doc.nodes.map((n) => n.community).filter((c) => typeof c === 'number'))];
   return {
     label: labels, source: labels, target: labels, name: labels, symbol: labels, from: labels, to: labels,
     file: files, path: files,
@@ -308,8 +313,8 @@ test('the exported explorer renders hostile names sanitized (overview, node, imp
         location.hash = h;
       }), hash);
     await shown('overview');
-    const nodes = hostileNodes();
-    for (const n of nodes.slice(0, 40)) {
+    const nodes = onePerPiece();
+    for (const n of nodes) {
       for (const mode of ['node', 'impact']) {
         await navigate(`#mode=${mode}&node=${encodeURIComponent(n.id)}`);
         await shown(`${mode} ${JSON.stringify(n.id)}`);
