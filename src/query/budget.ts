@@ -54,13 +54,17 @@ export async function fitToBudget(layout: BudgetLayout, budget: number): Promise
   if (enc.encode(whole).length <= budget) return { text: whole, truncated: false };
   const cost = (line: string): number => enc.encode(line).length + 1;
   const lines = layout.lines;
+  const lineCosts = new Int32Array(lines.length).fill(-1);
+  const lineCost = (i: number): number => (lineCosts[i]! >= 0 ? lineCosts[i]! : (lineCosts[i] = cost(lines[i]!.text)));
   const longNote = (cut: number) => `... (cut to token_budget=${budget}: ${cut} more line(s); raise token_budget or narrow the question)`;
   const shortNote = (cut: number) => `... (+${cut} line(s) over token_budget=${budget})`;
-  const must = lines.filter((l) => l.rank === 0).reduce((sum, l) => sum + cost(l.text), 0);
+  let must = 0;
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.rank === 0) must += lineCost(i);
   const headCost = (head: string[]): number => head.reduce((sum, l) => sum + cost(l), 0);
+  const longNoteCost = cost(longNote(lines.length));
   let head = layout.head;
-  if (layout.shortHead && headCost(head) + must + cost(longNote(lines.length)) > budget) head = layout.shortHead;
-  const note = headCost(head) + must + cost(longNote(lines.length)) <= budget ? longNote : shortNote;
+  if (layout.shortHead && headCost(head) + must + longNoteCost > budget) head = layout.shortHead;
+  const note = headCost(head) + must + longNoteCost <= budget ? longNote : shortNote;
   // Lines are chosen by rank, then shown in display order; the last choice is undone until the
   // whole text (whose tokens can merge across line breaks) is within budget.
   const render = (kept: Uint8Array, shortened?: { at: number; text: string }): string => {
@@ -82,7 +86,7 @@ export async function fitToBudget(layout: BudgetLayout, budget: number): Promise
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       if ((line.rank ?? 2) !== rank) continue;
-      const c = cost(line.text);
+      const c = lineCost(i);
       if (c <= left) {
         kept[i] = 1;
         order.push(i);
