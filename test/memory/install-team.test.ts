@@ -73,6 +73,7 @@ test('a project install names the paths only this machine has and how to make th
     const claude = installClaude(opts);
     assert.ok(claude.notes.some((n) => n.includes('`/usr/bin/node /home/me/synaptic/dist/cli/main.js`, paths that exist only on this machine') && n.includes('npm install -g synaptic')));
     assert.ok(claude.notes.some((n) => n.includes('approve "synaptic"')));
+    assert.ok(claude.notes.some((n) => n.includes('only when started at the repository root')));
     const codex = installCodex(opts);
     assert.ok(codex.notes.some((n) => n.startsWith('.codex/config.toml and .codex/hooks.json run synaptic as `/usr/bin/node')));
     const onPath = setup(false, 'repo');

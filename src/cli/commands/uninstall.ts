@@ -6,7 +6,9 @@ import { installArgs, printReport } from './install.ts';
 const USAGE = `Usage: synaptic uninstall <claude|codex> [--global] [--project DIR]
 
 Removes exactly what 'synaptic install' added to the same files (the server entry and the hooks),
-leaving everything else as it was; a file the install created is deleted again.`;
+leaving everything else as it was; a file the install created is deleted again. With --global, the
+Codex hook in ~/.codex/hooks.json stays while another repository's entry still uses it. .gitignore
+is left alone: synaptic-out/ is still build output.`;
 
 export const uninstallCommand: Command = {
   name: 'uninstall',

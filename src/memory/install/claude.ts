@@ -69,6 +69,11 @@ export function installClaude(opts: InstallOptions): InstallReport {
       'Claude Code asks once whether to use the project\'s .mcp.json servers: start claude in this repository and approve "synaptic" ' +
         '(or add "enabledMcpjsonServers": ["synaptic"] to ~/.claude/settings.json).',
     );
+    // Claude Code 2.1 finds .mcp.json in parent folders but reads .claude/settings.json only in its start folder.
+    report.notes.push(
+      'Claude Code runs the memory hooks of .claude/settings.json only when started at the repository root (the server connects from subfolders too); ' +
+        'for hooks in every folder, run synaptic install claude --global.',
+    );
   }
   return report;
 }
