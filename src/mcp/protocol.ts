@@ -94,3 +94,26 @@ export function requestEnvelope(params: unknown): { version: string; capabilitie
   }
   return undefined;
 }
+
+/**
+ * Check a modern request's envelope as the spec requires it: a supported modern version (else
+ * -32022 with the supported versions in error.data), object clientCapabilities, and clientInfo, which
+ * is optional but when present has string name and version (-32602 otherwise).
+ */
+export function checkEnvelope(envelope: { version: string; capabilities: unknown; clientInfo: unknown }): void {
+  if (!(MODERN_VERSIONS as readonly string[]).includes(envelope.version)) {
+    throw new McpError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${envelope.version}`, {
+      supported: [...SUPPORTED_VERSIONS],
+      requested: envelope.version,
+    });
+  }
+  if (!envelope.capabilities || typeof envelope.capabilities !== 'object') {
+    throw new McpError(INVALID_PARAMS, `Invalid params: _meta["${META_CLIENT_CAPABILITIES}"] must be an object on a ${envelope.version} request`);
+  }
+  const info = envelope.clientInfo;
+  if (info === undefined) return;
+  const fields = info && typeof info === 'object' && !Array.isArray(info) ? (info as Record<string, unknown>) : undefined;
+  if (!fields || typeof fields.name !== 'string' || typeof fields.version !== 'string') {
+    throw new McpError(INVALID_PARAMS, `Invalid params: _meta["${META_CLIENT_INFO}"], when present, must be an object with string name and version on a ${envelope.version} request`);
+  }
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sanitize, sanitizeProse } from '../query/sanitize.ts';
 import type { ToolDefinition, ToolProvider, ToolResult } from './tool.ts';
 import {
+  checkEnvelope,
   failure,
   INTERNAL_ERROR,
   INVALID_PARAMS,
@@ -10,11 +11,9 @@ import {
   McpError,
   META_SERVER_INFO,
   METHOD_NOT_FOUND,
-  MODERN_VERSIONS,
   requestEnvelope,
   RESOURCE_NOT_FOUND,
   SUPPORTED_VERSIONS,
-  UNSUPPORTED_PROTOCOL_VERSION,
   type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -180,18 +179,9 @@ export class McpCore {
     try {
       const envelope = requestEnvelope(params);
       const modern = envelope !== undefined;
+      // Every modern request, server/discover too: an unknown version fails with -32022 before any answer.
+      if (envelope) checkEnvelope(envelope);
       if (m.method === 'server/discover') return this.ok(id, this.discover(), true, true);
-      if (envelope) {
-        if (!(MODERN_VERSIONS as readonly string[]).includes(envelope.version)) {
-          throw new McpError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${envelope.version}`, {
-            supported: [...SUPPORTED_VERSIONS],
-            requested: envelope.version,
-          });
-        }
-        if (!envelope.capabilities || typeof envelope.capabilities !== 'object') {
-          throw new McpError(INVALID_PARAMS, `Invalid params: _meta["io.modelcontextprotocol/clientCapabilities"] must be an object on a ${envelope.version} request`);
-        }
-      }
       const { result, cacheable } = await this.dispatch(m.method, params, session, modern);
       return this.ok(id, result, modern, cacheable);
     } catch (err) {
