@@ -153,7 +153,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
     instructions: INSTRUCTIONS,
     providers,
     resources,
-    prompts: createPrompts(),
+    prompts: createPrompts(() => new Set(providers.flatMap((p) => p.tools().map((t) => t.name)))),
     complete: createCompletions(() => live.engine),
     log: options.log,
   });
