@@ -9,10 +9,10 @@
  * $XDG_CACHE_HOME/synaptic-test-clients, else <tmpdir>/synaptic-test-clients) and reused; a test
  * skips, saying why, only when npm cannot install its client.
  */
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,58 +20,9 @@ import { offerGitignore } from '../../src/cli/commands/install.ts';
 import { normalizeProjectPath } from '../../src/memory/project.ts';
 import { MemoryStore } from '../../src/memory/store.ts';
 import { tempDir } from './helpers.ts';
+import { CLAUDE, CODEX, installClient } from '../helpers/npm-clients.ts';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-
-interface Client {
-  pkg: string;
-  version: string;
-  bin: string;
-}
-
-const CLAUDE: Client = { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' };
-const CODEX: Client = { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' };
-
-function cacheRoot(): string {
-  return process.env.SYNAPTIC_TEST_CLIENTS || join(process.env.XDG_CACHE_HOME || tmpdir(), 'synaptic-test-clients');
-}
-
-function installedVersion(dir: string, c: Client): string | null {
-  try {
-    return (JSON.parse(readFileSync(join(dir, 'node_modules', c.pkg, 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return null;
-  }
-}
-
-/** The client's bin, installed with npm into the cache on first use; or the reason it cannot be. */
-function installClient(t: TestContext, c: Client): string | null {
-  const dir = join(cacheRoot(), `${c.pkg.replace('/', '+')}@${c.version}`);
-  const bin = join(dir, 'node_modules', '.bin', c.bin);
-  if (installedVersion(dir, c) === c.version && existsSync(bin)) return bin;
-  const partial = `${dir}.partial-${process.pid}`;
-  rmSync(partial, { recursive: true, force: true });
-  mkdirSync(partial, { recursive: true });
-  const started = Date.now();
-  const npm = spawnSync('npm', ['install', '--prefix', partial, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `${c.pkg}@${c.version}`], {
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
-  if (npm.status !== 0 || installedVersion(partial, c) !== c.version) {
-    rmSync(partial, { recursive: true, force: true });
-    const said = npm.stderr.split('\n').map((l) => l.replace(/^npm (?:error|ERR!)\s*/, '').trim()).filter(Boolean);
-    const why = npm.error?.message ?? (said.slice(0, 3).join('; ') || `npm exited with ${npm.status}`);
-    t.skip(`cannot install ${c.pkg}@${c.version} from npm (${why}): no network to the registry?`);
-    return null;
-  }
-  t.diagnostic(`installed ${c.pkg}@${c.version} in ${((Date.now() - started) / 1000).toFixed(1)} s into ${dir}`);
-  try {
-    renameSync(partial, dir);
-  } catch {
-    rmSync(partial, { recursive: true, force: true }); // another run installed it first
-  }
-  return bin;
-}
 
 /**
  * A scratch world: HOME, synaptic data dir, and a git repository with a subfolder and one memory.
