@@ -8,7 +8,16 @@ import type { NodeKey, NodeKind, Signature, Span, Visibility } from '../graph/mo
 import type { LanguageId } from './languages.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 2;
+export const FACTS_VERSION = 3;
+
+/**
+ * Definitions nested deeper than this are folded into their enclosing definition: ids carry the
+ * whole nesting chain, so without a bound 4,000 nested functions make ids quadratic in file size.
+ * Real code stays under 10 (hono and prisma: 6).
+ */
+export const MAX_NESTING = 32;
+/** A definition whose qualified name would be longer is folded too (real code: under 100). */
+export const MAX_QNAME_CHARS = 512;
 
 /** A dotted type or name path as written, e.g. `['util', 'Router']`; generics and arrays stripped. */
 export type NamePath = string[];
@@ -146,4 +155,10 @@ export interface FileFacts {
   hazards: HazardFact[];
   /** Where the parser recovered from syntax errors (first few), when the file has any. */
   syntaxErrors?: { line: number }[];
+  /**
+   * Definitions left out by the nesting bounds ({@link MAX_NESTING}, {@link MAX_QNAME_CHARS}): how
+   * many and the line of the first. Their calls, bindings and references count as the enclosing
+   * definition's.
+   */
+  folded?: { definitions: number; line: number };
 }

@@ -2,13 +2,15 @@
  * One source file -> FileFacts. Runs inside worker threads: a pure function of (path, source,
  * language); the parser and the compiled tags query of each language are created once per thread
  * and reused. The tags query finds definitions, calls and statements; the language's `LangSpec`
- * reads the details. Cost: one parse, one query pass, O(captures * nesting depth).
+ * reads the details. Cost: one parse, one query pass, O(captures * MAX_NESTING): definitions
+ * nested deeper are folded into their enclosing one (see facts.ts).
  */
 import type { Node } from 'web-tree-sitter';
 import type { NodeKind, Span } from '../graph/model.ts';
 import {
-  FACTS_VERSION, type CallFact, type FileFacts, type HazardFact, type SymbolFact, type TypeRefFact,
+  FACTS_VERSION, MAX_NESTING, MAX_QNAME_CHARS, type CallFact, type FileFacts, type HazardFact, type SymbolFact, type TypeRefFact,
 } from './facts.ts';
+import { applyAncestorPredicates } from './ancestor-predicates.ts';
 import type { LanguageId } from './languages.ts';
 import { specFor } from './lang/index.ts';
 import type { DefInfo, Sink } from './lang/spec.ts';
@@ -36,7 +38,8 @@ export async function extractFileFacts(input: { path: string; source: string; la
   const tree = rt.parser.parse(source);
   if (!tree) throw new Error(`Cannot parse "${path}": the ${language} parser returned no tree`);
   try {
-    return collect(path, source, language, tree.rootNode, rt.query.matches(tree.rootNode));
+    const root = tree.rootNode;
+    return collect(path, source, language, root, applyAncestorPredicates(rt.query, root, rt.query.matches(root)));
   } finally {
     tree.delete();
   }
@@ -87,15 +90,28 @@ function collect(
     }
   }
 
-  // Definitions in document order, outer before inner; parents by a containment stack.
+  // Definitions in document order, outer before inner; parents by a containment stack. One nested
+  // past the bounds is left out (its code then counts as the enclosing definition's).
   rawDefs.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
   const defs: DefInfo[] = [];
-  const names: string[] = [];
+  const names: { name: string; qname: string; owner: string | undefined }[] = [];
   const stack: number[] = [];
+  let folded: FileFacts['folded'];
+  const foldedNames: number[] = [];
+  let foldedUntil = -1; // end of the outermost open folded definition: everything inside goes too
+  const fold = (raw: { node: Node; nameNode: Node }): void => {
+    foldedNames.push(raw.nameNode.id);
+    if (raw.node.startIndex >= foldedUntil) foldedUntil = raw.node.endIndex;
+    if (folded) folded.definitions++;
+    else folded = { definitions: 1, line: raw.node.startPosition.row + 1 };
+  };
   for (const raw of rawDefs) {
     while (stack.length && defs[stack[stack.length - 1]!]!.node.endIndex < raw.node.endIndex) stack.pop();
     const parent = stack.length ? stack[stack.length - 1]! : -1;
-    const def: DefInfo = { node: raw.node, nameNode: raw.nameNode, kind: raw.kind, parent, parentKind: parent >= 0 ? defs[parent]!.kind : null };
+    const def: DefInfo = {
+      node: raw.node, nameNode: raw.nameNode, kind: raw.kind, parent,
+      parentKind: parent >= 0 ? defs[parent]!.kind : null, parentName: parent >= 0 ? names[parent]!.name : null,
+    };
     if (raw.owner) def.owner = raw.owner;
     if (def.kind === 'function' && ((def.parentKind && TYPE_LIKE.has(def.parentKind)) || raw.owner)) def.kind = 'method';
     let name = raw.nameNode.text;
@@ -105,8 +121,14 @@ function collect(
       def.kind = r.kind;
       if (r.name) name = r.name;
     }
+    const inFolded = raw.node.startIndex < foldedUntil && raw.node.endIndex <= foldedUntil;
+    if (inFolded || stack.length >= MAX_NESTING) { fold(raw); continue; }
+    const owner = parent < 0 || !TYPE_LIKE.has(def.parentKind!) ? def.owner : undefined;
+    const local = owner ? `${owner}.${name}` : name;
+    const qname = parent >= 0 ? `${names[parent]!.qname}.${local}` : local;
+    if (qname.length > MAX_QNAME_CHARS) { fold(raw); continue; }
     defs.push(def);
-    names.push(name);
+    names.push({ name, qname, owner });
     stack.push(defs.length - 1);
   }
 
@@ -115,10 +137,7 @@ function collect(
   const qcount = new Map<string, number>();
   for (let i = 0; i < defs.length; i++) {
     const def = defs[i]!;
-    const name = names[i]!;
-    const owner = def.parent < 0 || !TYPE_LIKE.has(def.parentKind!) ? def.owner : undefined;
-    const local = owner ? `${owner}.${name}` : name;
-    const qname = def.parent >= 0 ? `${symbols[def.parent]!.qname}.${local}` : local;
+    const { name, qname, owner } = names[i]!;
     const n = (qcount.get(qname) ?? 0) + 1;
     qcount.set(qname, n);
     const vis = spec.visibility(def, name);
@@ -167,17 +186,31 @@ function collect(
   const typeRefs: TypeRefFact[] = [];
   const hazards: HazardFact[] = [];
   let scope = -1;
+  const addBase = (relation: string, node: Node): void => {
+    if (relation !== 'extends' && relation !== 'implements' && relation !== 'inherits' && relation !== 'embeds' && relation !== 'mixes_in') return;
+    const owner = enclosing(node, false);
+    const path = owner >= 0 ? spec.typePath(node) : undefined;
+    if (path) (symbols[owner]!.bases ??= []).push({ name: path, relation, line: node.startPosition.row + 1 });
+  };
   const sink: Sink = {
     imports: [], exports: [], bindings: [],
+    get scope() { return scope; },
     hazard(kind, node, key) {
-      const text = node.text;
-      const h: HazardFact = { kind, scope, line: node.startPosition.row + 1, text: text.length > 80 ? text.slice(0, 80) + '…' : text };
+      // Sliced from the source: the text of a node nested 5,000 deep would be copied at every level.
+      const long = node.endIndex - node.startIndex > 80;
+      const text = source.slice(node.startIndex, long ? node.startIndex + 80 : node.endIndex) + (long ? '…' : '');
+      const h: HazardFact = { kind, scope, line: node.startPosition.row + 1, text };
       if (key !== undefined) h.key = key;
       hazards.push(h);
     },
+    base: addBase,
   };
   const defNameIds = new Set(defs.map((d) => d.nameNode.id));
-  const typeRefIds = new Set<number>();
+  for (const n of foldedNames) defNameIds.add(n);
+  // Type references inside a nested type name (`a.B`, `a.b.C`) belong to it: the children of each
+  // such reference are marked (asking each node for its parent would cost O(depth)).
+  const typeRefInner = new Map<number, string>();
+  const inTypeRef = new Set<number>();
   for (const it of items) {
     const cap = it.cap;
     if (cap === 'reference.call' || cap === 'reference.new') {
@@ -191,9 +224,13 @@ function collect(
       });
     } else if (cap === 'reference.type') {
       if (defNameIds.has(it.node.id)) continue;
-      const p = it.node.parent;
-      if (p && (p.type === it.node.type || typeRefIds.has(p.id))) continue; // inner part of a nested type name
-      typeRefIds.add(it.node.id);
+      const inner = typeRefInner.get(it.node.id) === it.node.type || inTypeRef.has(it.node.id);
+      for (const c of it.node.namedChildren) {
+        if (!c) continue;
+        typeRefInner.set(c.id, it.node.type);
+        if (!inner) inTypeRef.add(c.id);
+      }
+      if (inner) continue;
       const path = spec.typePath(it.node);
       if (path) typeRefs.push({ scope: enclosing(it.node, false), name: path, line: it.node.startPosition.row + 1 });
     } else if (cap === 'return') {
@@ -205,12 +242,7 @@ function collect(
       const e = spec.expr(it.node, 0);
       if (e.k !== 'unk') sym.returnExpr = e;
     } else if (cap.startsWith('reference.')) {
-      const rel = cap.slice(10);
-      if (rel !== 'extends' && rel !== 'implements' && rel !== 'inherits' && rel !== 'embeds' && rel !== 'mixes_in') continue;
-      const owner = enclosing(it.node, false);
-      const path = spec.typePath(it.node);
-      if (owner < 0 || !path) continue;
-      (symbols[owner]!.bases ??= []).push({ name: path, relation: rel, line: it.node.startPosition.row + 1 });
+      addBase(cap.slice(10), it.node);
     } else {
       scope = enclosing(it.node, true);
       spec.statement(cap, it.node, scope, sink, defs);
@@ -218,10 +250,12 @@ function collect(
   }
 
   // `impl Trait for Type` (Rust): the base belongs to the named type declared in this file.
+  const topLevel = new Map<string, number>();
+  if (ownedBases.length) for (let i = symbols.length - 1; i >= 0; i--) if (symbols[i]!.parent === -1) topLevel.set(symbols[i]!.name, i);
   for (const ob of ownedBases) {
     const ownerPath = spec.typePath(ob.owner);
     const path = spec.typePath(ob.node);
-    const owner = ownerPath ? symbols.findIndex((s) => s.parent === -1 && s.name === ownerPath[ownerPath.length - 1]) : -1;
+    const owner = ownerPath ? topLevel.get(ownerPath[ownerPath.length - 1]!) ?? -1 : -1;
     const rel = ob.rel;
     if (owner < 0 || !path || (rel !== 'implements' && rel !== 'extends' && rel !== 'inherits' && rel !== 'mixes_in')) continue;
     (symbols[owner]!.bases ??= []).push({ name: path, relation: rel, line: ob.node.startPosition.row + 1 });
@@ -246,6 +280,7 @@ function collect(
     }
     if (errs.length) facts.syntaxErrors = errs;
   }
+  if (folded) facts.folded = folded;
   const pkg = spec.packageName?.(root);
   if (pkg) facts.packageName = pkg;
   return facts;

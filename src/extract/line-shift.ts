@@ -5,7 +5,7 @@
  * in everything but positions (a function body edit, a comment, added blank lines, ...), every
  * node, link, target, confidence and community of the graph is what it was, and the new graph is
  * the previous one with that file's positions moved: its nodes' spans and locations, the lines of
- * the links it is the `source_file` of, its hazards' lines and its syntax-error line.
+ * the links it is the `source_file` of, its hazards' lines and its syntax-error and folded lines.
  * {@link positionFreeShape} decides the "everything but positions" equality (a shape mismatch means
  * a full relink); {@link lineMap} pairs each old line with its new line through the facts that
  * carry them, and refuses when one old line would map to two new ones. Browser-safe.
@@ -29,6 +29,7 @@ export function positionFreeShape(f: FileFacts): string {
     ...f,
     lines: 0,
     syntaxErrors: f.syntaxErrors ? f.syntaxErrors.length : undefined,
+    folded: f.folded ? f.folded.definitions : undefined,
     symbols: syms.map((s, i) => ({ ...s, span: reach[i], bases: s.bases?.map((b) => ({ ...b, line: 0 })) })),
     imports: f.imports.map((x) => ({ ...x, line: 0 })),
     exports: f.exports.map((x) => ({ ...x, line: 0 })),

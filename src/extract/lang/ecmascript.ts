@@ -426,6 +426,16 @@ function readField(node: Node, scope: number, sink: Sink, defs: DefInfo[]): void
   if (b.type || b.value) sink.bindings.push(b);
 }
 
+function holdsFunctions(object: Node | null): boolean {
+  if (object?.type !== 'object') return false;
+  for (const m of object.namedChildren) {
+    if (m?.type === 'method_definition') return true;
+    const v = m?.type === 'pair' ? m.childForFieldName('value')?.type : undefined;
+    if (v === 'arrow_function' || v === 'function_expression') return true;
+  }
+  return false;
+}
+
 const REFLECT = new Set(['apply', 'construct', 'get', 'set', 'has', 'ownKeys', 'defineProperty', 'getOwnPropertyDescriptor']);
 
 export const ECMASCRIPT_SPEC: LangSpec = {
@@ -433,6 +443,8 @@ export const ECMASCRIPT_SPEC: LangSpec = {
   typePath,
   refineDef(def) {
     if (def.kind === 'method' && def.nameNode.text === 'constructor' && def.node.type === 'method_definition') return { kind: 'constructor' };
+    // `const api = { get() {}, post: () => {} }`: an object bound to a name is a definition when it holds functions.
+    if (def.kind === 'variable' && def.node.type === 'variable_declarator' && !holdsFunctions(def.node.childForFieldName('value'))) return null;
     return { kind: def.kind };
   },
   visibility: (def) => visibility(def),

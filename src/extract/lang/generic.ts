@@ -38,6 +38,19 @@ export interface GenericOptions {
   ignoreCalls?: ReadonlySet<string>;
   /** Call node -> arguments node (for hazard keys). */
   argsField?: string;
+  /**
+   * Statements written as calls (Ruby `require 'x'`, `include M`), read off every call; true when
+   * the node is no call at all. (A tags pattern that waits for the method name after the
+   * receiver keeps a match state open across a whole receiver chain: quadratic in its length.)
+   */
+  callStatements?(call: Node, sink: Sink): boolean;
+}
+
+/** Hazard and statement names are short: a longer callee's text is never read (copying it at every level of a long call chain is quadratic). */
+const MAX_NAME_TEXT = 64;
+
+function nameText(node: Node | null | undefined): string {
+  return node && node.endIndex - node.startIndex <= MAX_NAME_TEXT ? node.text : '';
 }
 
 export function enclosingType(defs: DefInfo[], scope: number): number {
@@ -74,7 +87,7 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
       if (def.kind === 'method' || def.kind === 'function') {
         const n = def.nameNode.text;
         if (o.ctorNames?.includes(n) && def.parent >= 0) return { kind: 'constructor' };
-        if (o.ctorIsTypeName && def.parent >= 0 && TYPE_LIKE.has(def.parentKind!) && n === def.node.parent?.parent?.childForFieldName('name')?.text) return { kind: 'constructor' };
+        if (o.ctorIsTypeName && def.parent >= 0 && TYPE_LIKE.has(def.parentKind!) && n === def.parentName) return { kind: 'constructor' };
       }
       return { kind: def.kind };
     },
@@ -115,15 +128,16 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
       }
     },
     specialCall(call, callee, sink) {
-      if (o.ignoreCalls?.has(callee.type === 'call' ? callee.childForFieldName('method')?.text ?? '' : callee.text)) {
+      if (o.callStatements?.(call, sink)) return true;
+      if (o.ignoreCalls?.has(callee.type === 'call' ? nameText(callee.childForFieldName('method')) : nameText(callee))) {
         if (callee.type !== 'call' || !callee.childForFieldName('receiver')) return true;
       }
-      let text = callee.text;
-      if (callee.type === 'call' && !callee.childForFieldName('receiver')) text = callee.childForFieldName('method')?.text ?? '';
+      let text = nameText(callee);
+      if (callee.type === 'call' && !callee.childForFieldName('receiver')) text = nameText(callee.childForFieldName('method'));
       if (callee.type === 'method_invocation') {
         const obj = callee.childForFieldName('object');
-        const name = callee.childForFieldName('name')?.text ?? '';
-        text = obj ? `${obj.text}.${name}` : name;
+        const name = nameText(callee.childForFieldName('name'));
+        text = obj ? `${nameText(obj)}.${name}` : name;
         const k = o.hazards?.[text] ?? o.hazards?.['.' + name];
         if (k) {
           sink.hazard(k, call, firstStringArg(call, o));

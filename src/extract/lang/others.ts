@@ -281,6 +281,9 @@ export const RUST_SPEC: LangSpec = makeGenericSpec({
   stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
 });
 
+const RUBY_REQUIRE = new Set(['require', 'require_relative', 'load']);
+const RUBY_MIXIN = new Set(['include', 'extend', 'prepend']);
+
 export const RUBY_SPEC: LangSpec = makeGenericSpec({
   tables: {
     ids: new Set(['identifier', 'constant']),
@@ -306,11 +309,20 @@ export const RUBY_SPEC: LangSpec = makeGenericSpec({
   param: (n) => (n.type === 'identifier' ? [{ name: n.text }] : /parameter/.test(n.type) && n.childForFieldName('name') ? [{ name: n.childForFieldName('name')!.text }] : []),
   ctorNames: ['initialize'],
   visibility: () => ({ visibility: 'public', exported: true }),
-  imports(node, scope, sink) {
-    const args = node.childForFieldName('arguments');
-    const s = args?.firstNamedChild;
-    const method = node.childForFieldName('method')?.text;
-    if (s && s.type === 'string') sink.imports.push({ module: (method === 'require_relative' ? './' : '') + unquote(s.text), imported: '', local: '', line: node.startPosition.row + 1, scope });
+  callStatements(call, sink) {
+    if (call.type !== 'call') return false; // a bare identifier statement
+    const method = call.childForFieldName('method');
+    if (!method) return true; // `a.()`: no method to call
+    if (method.type !== 'identifier') return false;
+    const name = method.text;
+    const args = call.childForFieldName('arguments');
+    if (RUBY_REQUIRE.has(name)) {
+      const s = args?.firstNamedChild;
+      if (s && s.type === 'string') sink.imports.push({ module: (name === 'require_relative' ? './' : '') + unquote(s.text), imported: '', local: '', line: call.startPosition.row + 1, scope: sink.scope });
+    } else if (RUBY_MIXIN.has(name) && args?.type === 'argument_list') {
+      for (const a of args.namedChildren) if (a && (a.type === 'constant' || a.type === 'scope_resolution')) sink.base('mixes_in', a);
+    }
+    return false;
   },
   local(node, scope, sink, _defs, expr) {
     const l = node.childForFieldName('left');

@@ -14,6 +14,8 @@ export interface DefInfo {
   /** Index of the enclosing definition, -1 at top level. */
   parent: number;
   parentKind: NodeKind | null;
+  /** Name of the enclosing definition, null at top level. */
+  parentName: string | null;
   /** `@owner` capture: the receiver/impl type of a method declared outside its type. */
   owner?: string;
 }
@@ -30,8 +32,12 @@ export interface Sink {
   imports: ImportFact[];
   exports: ExportFact[];
   bindings: BindingFact[];
+  /** The symbol index of the current call or statement, -1 for file level. */
+  readonly scope: number;
   /** Records a hazard in the current scope. */
   hazard(kind: HazardFact['kind'], node: Node, key?: string): void;
+  /** Records a base type (`node`, a type expression) of the enclosing definition. */
+  base(relation: string, node: Node): void;
 }
 
 export interface LangSpec {

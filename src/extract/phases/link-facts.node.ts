@@ -10,7 +10,7 @@ import type { DecodedGraph, OutputFolder } from '../out/folder.node.ts';
 import { sortGraph } from '../outputs/graph-json.ts';
 import type { FileTask } from '../process-file.node.ts';
 import { buildProjectContext, type ProjectContext } from '../project-context.ts';
-import { definedCopy, hazardOrder, notTaken, syntaxFailure, type Linked, type RowReuse } from './linked.ts';
+import { definedCopy, hazardOrder, notTaken, partialExtraction, type Linked, type RowReuse } from './linked.ts';
 import { sortedRecord, type Plan } from './plan.node.ts';
 import type { Scan } from './scan.node.ts';
 
@@ -64,7 +64,7 @@ export async function linkFacts(scan: Scan, plan: Plan, folder: OutputFolder, de
     if (!e.facts) continue;
     facts.push(e.facts);
     lines += e.lines;
-    const syntax = syntaxFailure(e.facts);
+    const syntax = partialExtraction(e.facts);
     if (syntax && failed[path] === undefined) failed[path] = syntax;
   }
   const context = buildProjectContext(scan.contextTexts);

@@ -5,7 +5,7 @@ import type { FileFacts } from '../facts.ts';
 import { loadFactsShards, shardEntry, writeFactsShards } from '../facts-cache.node.ts';
 import { inLinkKeyOrder, lineMap, positionFreeShape, shiftFilePositions } from '../line-shift.ts';
 import { decodedMemo, type DecodedGraph, type OutputFolder } from '../out/folder.node.ts';
-import { hazardOrder, identityRows, notTaken, syntaxFailure, type Linked } from './linked.ts';
+import { hazardOrder, identityRows, notTaken, partialExtraction, type Linked } from './linked.ts';
 import { sortedRecord, type Plan } from './plan.node.ts';
 import type { Scan } from './scan.node.ts';
 
@@ -80,7 +80,7 @@ export function linkPositions(scan: Scan, plan: Plan, folder: OutputFolder, deco
   const failed = { ...(meta.failed_files ?? {}) };
   for (const { after } of edits) {
     delete failed[after.path];
-    const syntax = syntaxFailure(after);
+    const syntax = partialExtraction(after);
     if (syntax) failed[after.path] = syntax;
   }
   meta.name = basename(scan.root);

@@ -1,4 +1,5 @@
 import type { GraphDocument, HazardSite } from '../../graph/model.ts';
+import { MAX_NESTING, MAX_QNAME_CHARS, type FileFacts } from '../facts.ts';
 import type { LinkDeps } from '../link/index.ts';
 
 /** What a link phase (positions, relink, full) hands to the ranking and write phases. */
@@ -63,10 +64,20 @@ export function hazardOrder(a: HazardSite, b: HazardSite): number {
     || (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0);
 }
 
-/** The failure a file with syntax errors is listed under (it is still extracted, partly). */
-export function syntaxFailure(facts: { syntaxErrors?: { line: number }[] } | undefined): string | undefined {
+/**
+ * The failure a file with syntax errors or folded definitions (past the nesting bounds) is listed
+ * under: it is still extracted, partly.
+ */
+export function partialExtraction(facts: Pick<FileFacts, 'syntaxErrors' | 'folded'> | undefined): string | undefined {
+  const parts: string[] = [];
   const syntax = facts?.syntaxErrors;
-  return Array.isArray(syntax) && syntax.length ? `syntax error at line ${syntax[0]!.line} (partially extracted)` : undefined;
+  if (Array.isArray(syntax) && syntax.length) parts.push(`syntax error at line ${syntax[0]!.line}`);
+  const folded = facts?.folded;
+  if (folded) {
+    parts.push(`${folded.definitions} definition${folded.definitions === 1 ? '' : 's'} from line ${folded.line} nested deeper than ${MAX_NESTING} levels`
+      + ` or named over ${MAX_QNAME_CHARS} characters, folded into the enclosing one`);
+  }
+  return parts.length ? `${parts.join('; ')} (partially extracted)` : undefined;
 }
 
 /** Logs why a shortcut was not taken, with SYNAPTIC_DEBUG set; returns null (the caller falls back). */

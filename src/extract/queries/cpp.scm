@@ -10,8 +10,11 @@
 (function_definition declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @owner name: (identifier) @name))) @definition.method
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @owner name: (destructor_name) @name))) @definition.method
-(field_declaration_list (field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method)
-(field_declaration_list (declaration declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name)) @definition.method)
+; Rooted at the member (one rooted at the class body keeps a match open across the body; ancestor-predicates.ts)
+((field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
+  (#parent-type? @definition.method field_declaration_list))
+((declaration declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name)) @definition.method
+  (#parent-type? @definition.method field_declaration_list))
 (type_definition declarator: (type_identifier) @name) @definition.type
 (alias_declaration name: (type_identifier) @name) @definition.type
 

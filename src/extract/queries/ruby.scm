@@ -4,11 +4,11 @@
 (method name: (_) @name) @definition.method
 (singleton_method name: (_) @name) @definition.method
 
-(call method: (_)) @reference.call
+; `require 'x'` and `include M` are read off each call (RUBY_SPEC.callStatements): a pattern that
+; waits for the method after the receiver is quadratic in the length of a call chain.
+(call) @reference.call
 ; A bare identifier statement is a receiver-less method call (`hello`).
 (body_statement (identifier) @reference.call)
-(class superclass: (superclass (_) @reference.inherits))
-(call method: (identifier) @_inc (#match? @_inc "^(include|extend|prepend)$") arguments: (argument_list [(constant) (scope_resolution)] @reference.mixes_in))
+(superclass (_) @reference.inherits)
 
-(call method: (identifier) @_req (#match? @_req "^(require|require_relative|load)$")) @import
 (assignment) @local

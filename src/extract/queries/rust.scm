@@ -6,9 +6,14 @@
 (union_item name: (type_identifier) @name) @definition.struct
 (trait_item name: (type_identifier) @name) @definition.trait
 (type_item name: (type_identifier) @name) @definition.type
+; Methods of an impl, before the plain function pattern (a node's first match wins). Rooted at the
+; method: a pattern rooted at the impl keeps a match open across the whole impl body. The impl's
+; type is the @owner (ancestor-predicates.ts).
+((function_item name: (identifier) @name) @definition.method
+  (#parent-type? @definition.method declaration_list) (#grandparent-type? @definition.method impl_item)
+  (#grandparent-owner? @definition.method type))
 (function_item name: (identifier) @name) @definition.function
 (function_signature_item name: (identifier) @name) @definition.method
-(impl_item type: (_) @owner body: (declaration_list (function_item name: (identifier) @name) @definition.method))
 (macro_definition name: (identifier) @name) @definition.function
 
 (call_expression function: (_) @callee) @reference.call

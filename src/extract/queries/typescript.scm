@@ -22,7 +22,9 @@
 (enum_declaration name: (identifier) @name) @definition.enum
 (internal_module name: (_) @name) @definition.namespace
 (module name: (_) @name) @definition.module
-(class_body (method_definition name: (_) @name) @definition.method)
+; Rooted at the definition, the container checked by an ancestor predicate (ancestor-predicates.ts):
+; `(class_body (method_definition))` keeps a match open at every class body across its whole subtree.
+((method_definition name: (_) @name) @definition.method (#parent-type? @definition.method class_body))
 (method_signature name: (_) @name) @definition.method
 (abstract_method_signature name: (_) @name) @definition.method
 (public_field_definition name: (_) @name
@@ -30,10 +32,12 @@
 (variable_declarator name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 ; Objects of functions bound to a name: `const api = { get() {}, post: () => {} }`
-(variable_declarator name: (identifier) @name value: (object (method_definition))) @definition.variable
-(variable_declarator name: (identifier) @name value: (object (pair value: [(arrow_function) (function_expression)]))) @definition.variable
-(variable_declarator value: (object (method_definition name: (_) @name) @definition.method))
-(variable_declarator value: (object (pair key: (_) @name value: [(arrow_function) (function_expression)]) @definition.method))
+; (kept when a member is a function: ECMASCRIPT_SPEC.refineDef)
+(variable_declarator name: (identifier) @name value: (object)) @definition.variable
+((method_definition name: (_) @name) @definition.method
+  (#parent-type? @definition.method object) (#grandparent-type? @definition.method variable_declarator))
+((pair key: (_) @name value: [(arrow_function) (function_expression)]) @definition.method
+  (#parent-type? @definition.method object) (#grandparent-type? @definition.method variable_declarator))
 
 ; ---- references
 (call_expression function: (_) @callee) @reference.call
