@@ -259,7 +259,7 @@ export class McpCore {
         session.logLevel = params.level;
         return { result: {}, cacheable: false };
       case 'tools/list':
-        return { result: { tools: this.listTools() }, cacheable: TOOLS_TTL_MS };
+        return { result: { tools: this.listTools(!modern && titleOnlyInAnnotations(session.legacyVersion)) }, cacheable: TOOLS_TTL_MS };
       case 'tools/call':
         return { result: (await this.callTool(params)) as unknown as Record<string, unknown>, cacheable: false };
       case 'resources/list':
@@ -336,14 +336,15 @@ export class McpCore {
     return this.toolCache;
   }
 
-  private listTools(): Array<Record<string, unknown>> {
+  /** `titleInAnnotations`: also send the title as annotations.title, where a 2025-03-26 client looks for it. */
+  private listTools(titleInAnnotations: boolean): Array<Record<string, unknown>> {
     return this.tools().map((t) => {
       const entry: Record<string, unknown> = {
         name: t.name,
         title: t.title,
         description: t.description,
         inputSchema: this.jsonSchema(t.inputSchema),
-        annotations: { title: t.title, ...t.annotations },
+        annotations: titleInAnnotations ? { title: t.title, ...t.annotations } : t.annotations,
       };
       if (t.outputSchema) entry.outputSchema = this.jsonSchema(t.outputSchema);
       return entry;
@@ -353,7 +354,7 @@ export class McpCore {
   private jsonSchema(schema: z.ZodType): unknown {
     let json = this.schemaCache.get(schema);
     if (!json) {
-      const raw = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+      const raw = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', override: ({ jsonSchema }) => dropNoise(jsonSchema as Record<string, unknown>) }) as Record<string, unknown>;
       delete raw.$schema;
       if (raw.type !== 'object') raw.type = 'object';
       json = raw;
@@ -391,6 +392,23 @@ export class McpCore {
     }
     return result;
   }
+}
+
+/** Versions before 2025-06-18 have no top-level tool title (2025-03-26 reads annotations.title). */
+function titleOnlyInAnnotations(version: string | undefined): boolean {
+  return version !== undefined && version < '2025-06-18';
+}
+
+/**
+ * Keys zod writes that tell a client nothing, yet cost every session context: the safe-integer
+ * bounds of an unbounded `.int()` (real bounds come from the schema's own min/max) and the
+ * `additionalProperties: {}` of a loose object (JSON Schema allows extra keys by default).
+ */
+function dropNoise(json: Record<string, unknown>): void {
+  if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
+  if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
+  const extra = json.additionalProperties;
+  if (extra && typeof extra === 'object' && !Object.keys(extra).length) delete json.additionalProperties;
 }
 
 export type { JsonRpcMessage };

@@ -8,8 +8,9 @@ import { realRoot } from '../query/source.node.ts';
 import { createCompletions } from './completions.ts';
 import { Freshener } from './freshen.ts';
 import type { ExtractSummary } from '../extract/pipeline.node.ts';
-import { INSTRUCTIONS } from './instructions.ts';
+import { serverInstructions } from './instructions.ts';
 import { LiveGraph } from './live-graph.ts';
+import { leanProviders, type ServeProfile } from './profiles.ts';
 import { createPrompts } from './prompts.ts';
 import { createGraphResources } from './resources.ts';
 import { McpCore } from './server.ts';
@@ -25,8 +26,8 @@ export interface SynapticServerOptions {
   /** The get_source / search_text jail (default: the directory above synaptic-out/). */
   sourceRoot?: string;
   concise?: boolean;
-  /** `igraph` adds the igraph-compatible tools. */
-  profile?: 'igraph';
+  /** `igraph` adds the igraph-compatible tools; `lean` serves only the most used ones (profiles.ts). */
+  profile?: ServeProfile;
   /** The WASM core for traversals (default: load it; a core that cannot load stops the start with its reason). */
   core?: Core;
   /** More tool providers (memory, vault), listed after the graph tools. */
@@ -143,14 +144,16 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
         }
       : undefined,
   };
-  const providers: ToolProvider[] = [createGraphTools(ctx)];
-  if (options.profile === 'igraph') providers.push(createIgraphTools(ctx));
-  providers.push(...(options.providers ?? []));
+  const all: ToolProvider[] = [createGraphTools(ctx)];
+  if (options.profile === 'igraph') all.push(createIgraphTools(ctx));
+  all.push(...(options.providers ?? []));
+  const { providers, hidden } = options.profile === 'lean' ? leanProviders(all) : { providers: all, hidden: [] };
+  const served = new Set(providers.flatMap((p) => p.tools().map((t) => t.name)));
   const resources = createGraphResources(engine, options.graphPath);
   const core = new McpCore({
     name: options.name,
     version: options.version,
-    instructions: INSTRUCTIONS,
+    instructions: serverInstructions(served, { hidden, profile: options.profile }),
     providers,
     resources,
     prompts: createPrompts(() => new Set(providers.flatMap((p) => p.tools().map((t) => t.name)))),

@@ -7,6 +7,7 @@ import { checkHttpArgs, defaultThreads, serveHttp } from '../serve-http.ts';
 import { serveStdio } from '../../mcp/stdio.ts';
 import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING } from '../../mcp/line-splitter.ts';
 import { createSynapticServer } from '../../mcp/synaptic-server.ts';
+import { PROFILES, type ServeProfile } from '../../mcp/profiles.ts';
 import { extractorVersion } from '../../extract/identity.node.ts';
 import { answerUpdates } from '../../extract/keeper-socket.node.ts';
 import { parseGraphBytes } from '../../graph/load.node.ts';
@@ -30,6 +31,8 @@ Options:
   --source-root <dir>   root that get_source / search_text may read (default: the directory above synaptic-out/)
   --concise             token-lean defaults (also SYNAPTIC_CONCISE=1)
   --profile igraph      also expose the igraph-compatible tools
+  --profile lean        serve only the ten most used tools (query, source, node, neighbours, callers, blast
+                        radius, text search, memory): a tool list a third the size; the instructions name the rest
   --watch               event-driven source watcher: clean queries skip the staleness walk (also SYNAPTIC_SERVE_WATCH=1);
                         a one-shot \`synaptic update\` of the served outputs is then handed to this server
   --no-watch            do not watch the graph file (it is still re-checked before calls)
@@ -61,7 +64,7 @@ interface ServeArgs {
   extract: boolean;
   sourceRoot?: string;
   concise: boolean;
-  profile?: 'igraph';
+  profile?: ServeProfile;
   watch: boolean;
   freshen: boolean;
   http?: string;
@@ -103,8 +106,8 @@ function parseArgs(argv: string[]): ServeArgs {
         break;
       case '--profile': {
         const p = value();
-        if (p !== 'igraph') throw new UsageError(`unknown profile '${p}' (available: igraph)`);
-        out.profile = 'igraph';
+        if (!(PROFILES as readonly string[]).includes(p)) throw new UsageError(`unknown profile '${p}' (available: ${PROFILES.join(', ')})`);
+        out.profile = p as ServeProfile;
         break;
       }
       case '--watch':

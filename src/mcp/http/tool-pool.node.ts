@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../graph/start-worker.node.ts';
 import { failure, INTERNAL_ERROR, MODERN_VERSIONS, type JsonRpcId } from '../protocol.ts';
+import type { ServeProfile } from '../profiles.ts';
 import { jsonReply, type HttpReply, type HttpRequestLike } from './reply.ts';
 
 /**
@@ -18,7 +19,7 @@ export interface ToolWorkerInit {
   graphPath: string;
   sourceRoot?: string;
   concise: boolean;
-  profile?: 'igraph';
+  profile?: ServeProfile;
   queryLog?: string;
   name: string;
   version: string;
