@@ -5,10 +5,11 @@ import { READ_ONLY, type GraphToolContext } from './context.ts';
 import { nodeLine, sanitizedCandidates, unresolvedText } from './format.ts';
 
 const input = z.object({
-  label: z.string().min(1).describe('The symbol to start from (label, bare name, id, file, or name@file).'),
-  depth: z.number().int().optional().describe('Maximum hops to walk backward. Default 3, clamped to 1..16.'),
-  relations: z.array(z.string()).optional().describe('Edge relations to follow (default: the structural-impact set: calls, references, imports, inherits, implements, uses, ... plus cross-language relations).'),
-  limit: z.number().int().min(1).optional().describe('Max dependents listed in the text (default 50; 20 with --concise). The structured mirror is capped at 1000.'),
+  label: z.string().min(1).describe('The symbol or file.'),
+  // The handler clamps (any integer is accepted), so the bounds are advertised in the schema, not enforced by it.
+  depth: z.number().int().meta({ minimum: 1, maximum: 16 }).optional().describe('Hops to walk back (default 3).'),
+  relations: z.array(z.string()).optional().describe('Relations to follow (default: the structural-impact and cross-language ones).'),
+  limit: z.number().int().min(1).optional().describe('Most dependents in the text (structuredContent holds up to 1000).'),
 });
 
 const output = z.looseObject({
@@ -34,8 +35,7 @@ export function createAffectedTool(ctx: GraphToolContext): ToolDefinition<typeof
     name: 'affected',
     title: 'Blast radius (reverse impact)',
     description:
-      'What depends on X / what breaks if I change it: the nodes that transitively depend on a symbol, walking impact edges backward (default depth 3). ' +
-      'Each hit shows its hop count and the relation it was reached through. A class folds in its members. Use this, not god_nodes degree, for change risk.',
+      'What breaks if I change X: the nodes that depend on a symbol, transitively, each with its hop count and the relation that reached it; a class includes its members.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

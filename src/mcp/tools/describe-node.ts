@@ -4,7 +4,7 @@ import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 import { sanitizedCandidates, unresolvedText } from './format.ts';
 
-const input = z.object({ label: z.string().min(1).describe('The symbol to describe (bare name, full label, node id, or source file).') });
+const input = z.object({ label: z.string().min(1).describe('The symbol or file.') });
 const output = z.looseObject({
   found: z.boolean(),
   id: z.string().optional(),
@@ -27,7 +27,8 @@ export function createDescribeNodeTool(ctx: GraphToolContext): ToolDefinition<ty
   return {
     name: 'describe_node',
     title: 'Describe a symbol',
-    description: 'A compact "takes X, returns Y, calls Z" description of a symbol from its captured signature and outgoing call edges (graph-only, no source read). Lists members for a class/type.',
+    description:
+      'A compact "takes X, returns Y, calls Z" summary of a symbol from its signature and call edges, without reading source; lists a class\'s members.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

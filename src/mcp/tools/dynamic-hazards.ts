@@ -5,11 +5,11 @@ import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 
 const input = z.object({
-  repo: z.string().optional().describe('Restrict to one federated member.'),
-  path_glob: z.string().optional().describe('Only sites in files matching this glob, e.g. **/*.ts.'),
-  kind: z.enum(['reflection', 'dynamic_import', 'eval']).optional().describe('Only this kind of site.'),
-  target: z.string().optional().describe('Only sites that could reach this symbol: sites whose literal key names it, plus opaque sites in a file that defines it.'),
-  max_results: z.number().int().min(1).max(1000).optional().describe('Sites to return before truncation. Default 30 (20 with --concise), max 1000.'),
+  repo: z.string().optional().describe('Only this federated member.'),
+  path_glob: z.string().optional().describe('Only files matching this glob.'),
+  kind: z.enum(['reflection', 'dynamic_import', 'eval']).optional(),
+  target: z.string().optional().describe('Only sites that could reach this symbol.'),
+  max_results: z.number().int().min(1).max(1000).optional().describe('Sites before the list is cut.'),
 });
 const output = z.looseObject({
   total: z.number(),
@@ -23,8 +23,7 @@ export function createDynamicHazardsTool(ctx: GraphToolContext): ToolDefinition<
     name: 'dynamic_hazards',
     title: 'Dynamic-dispatch hazards',
     description:
-      'List the reflection / dynamic-dispatch sites (by-name lookups, eval, dynamic import()) recorded in the graph: a symbol reached only that way has no static dependents, ' +
-      'so check here before reading "0 callers" as dead code. Filter by repo, path_glob, kind or target.',
+      'The reflection and dynamic-dispatch sites (by-name lookups, eval, dynamic import()) the graph records: a symbol reached only this way has no static dependent, so check here before reading 0 callers as dead code.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

@@ -8,7 +8,7 @@ export function createFindCalleesTool(ctx: GraphToolContext): ToolDefinition<typ
     name: 'find_callees',
     title: 'Find callees',
     description:
-      'What does X call: the nodes this symbol calls, uses or references (outgoing call-like edges), with a per-relation breakdown; for a class the callees of its members are folded in. Pass show_sites=true to see each call line.',
+      'What does X call: the nodes a symbol calls, uses or references, with a per-relation breakdown; for a class, its members\' callees too.',
     inputSchema: listingInput,
     annotations: READ_ONLY,
     handler: (args) => runListing(ctx, args, 'callees'),

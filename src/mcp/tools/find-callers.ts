@@ -8,7 +8,7 @@ export function createFindCallersTool(ctx: GraphToolContext): ToolDefinition<typ
     name: 'find_callers',
     title: 'Find callers',
     description:
-      'Who calls X: the nodes that call, use or reference this symbol (incoming call-like edges). The header carries the true total and a per-relation breakdown; for a class the external callers of its members are folded in. Zero results mean no static caller, not dead code (see dynamic_hazards).',
+      'Who calls X: the nodes that call, use or reference a symbol, with the total and a per-relation breakdown; for a class, its members\' callers too.',
     inputSchema: listingInput,
     annotations: READ_ONLY,
     handler: (args) => runListing(ctx, args, 'callers'),

@@ -8,7 +8,7 @@ export function createFindReferencesTool(ctx: GraphToolContext): ToolDefinition<
     name: 'find_references',
     title: 'Find references',
     description:
-      'Find-all-references: every incoming edge except structural ownership (calls, imports, inheritance/implements, type uses, cross-language coupling, dynamic_ref). Use it for types, interfaces, enums and constants; members are not folded in.',
+      'Where is X used: every incoming edge but ownership (calls, imports, inheritance, type uses, cross-language, dynamic_ref), for types, interfaces, enums and constants; members are not folded in.',
     inputSchema: listingInput,
     annotations: READ_ONLY,
     handler: (args) => runListing(ctx, args, 'references'),

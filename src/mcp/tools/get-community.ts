@@ -4,9 +4,9 @@ import { communityPage } from '../resources.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 
 const input = z.object({
-  community_id: z.number().int().describe('The community id (see graph_stats, god_nodes or synaptic://questions).'),
-  offset: z.number().int().min(0).optional().describe('Members to skip before the page. Default 0.'),
-  limit: z.number().int().min(1).optional().describe('Maximum members in this page. Default 100 (40 with --concise).'),
+  community_id: z.number().int().describe('The community id.'),
+  offset: z.number().int().min(0).optional().describe('Members to skip.'),
+  limit: z.number().int().min(1).optional().describe('Members per page.'),
 });
 
 /** get_community: one page of a community's members. */
@@ -14,7 +14,8 @@ export function createGetCommunityTool(ctx: GraphToolContext): ToolDefinition<ty
   return {
     name: 'get_community',
     title: 'Get community members',
-    description: 'List the members of a community (a cluster of tightly connected code), one page at a time, highest degree first, with label and source file.',
+    description:
+      'The members of a community (a cluster of tightly connected code), highest degree first, a page at a time.',
     inputSchema: input,
     annotations: READ_ONLY,
     async handler(args) {

@@ -6,11 +6,11 @@ import { READ_ONLY, type GraphToolContext } from './context.ts';
 import { breakdown, edgeLines, siteLine, unresolvedText } from './format.ts';
 
 const input = z.object({
-  label: z.string().min(1).describe('The node (label, bare name, id, file, or name@file).'),
-  relation_filter: z.string().optional().describe('Case-insensitive substring; keep only neighbours whose relation contains it.'),
-  show_sites: z.boolean().optional().describe('Print the source line of each call/reference site under each neighbour.'),
-  limit: z.number().int().min(1).optional().describe('Max neighbours listed before a +N more summary (default 50; 20 with --concise).'),
-  verbose: z.boolean().optional().describe('List every neighbour instead of the capped top-N.'),
+  label: z.string().min(1).describe('The symbol or file.'),
+  relation_filter: z.string().optional().describe('Keep relations containing this (case-insensitive), e.g. calls or import.'),
+  show_sites: z.boolean().optional().describe("Add each site's source line."),
+  limit: z.number().int().min(1).optional().describe('Most neighbours listed.'),
+  verbose: z.boolean().optional().describe('List all.'),
 });
 
 const output = z.looseObject({
@@ -28,8 +28,8 @@ export function createGetNeighborsTool(ctx: GraphToolContext): ToolDefinition<ty
     name: 'get_neighbors',
     title: 'Get neighbours',
     description:
-      "List a node's direct neighbours (<- incoming, -> outgoing) with the relation in brackets, optionally filtered by relation_filter (e.g. 'calls', 'import'). " +
-      'Capped at limit with a +N more note on hubs; an empty filtered result names the relations the node does have.',
+      "A node's direct neighbours, each with direction (<- in, -> out) and relation. " +
+      'A relation_filter that matches nothing answers with the relations the node has.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

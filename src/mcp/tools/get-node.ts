@@ -4,7 +4,7 @@ import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 import { sanitizedCandidates, unresolvedText } from './format.ts';
 
-const input = z.object({ label: z.string().min(1).describe('A node id, label, bare name, file path or name@file qualifier.') });
+const input = z.object({ label: z.string().min(1).describe('The symbol or file.') });
 const output = z.looseObject({
   found: z.boolean(),
   id: z.string().optional(),
@@ -70,8 +70,7 @@ export function createGetNodeTool(ctx: GraphToolContext): ToolDefinition<typeof 
     name: 'get_node',
     title: 'Get node metadata',
     description:
-      "Show one node's metadata: id, source file and line, type/kind, community, degree, visibility, LOC and signature. " +
-      'Names resolve by id, label, bare name, file, or unique substring; use name@file to pick one of several. An ambiguous name returns candidates.',
+      "One node's metadata: id, file and line, kind, community, degree, visibility, LOC, signature and doc.",
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

@@ -7,10 +7,11 @@ import { READ_ONLY, type GraphToolContext } from './context.ts';
 import { unresolvedText } from './format.ts';
 
 const input = z.object({
-  label: z.string().optional().describe('A symbol (label, bare name, id or name@file) whose source to read. Omit when reading by file.'),
-  file: z.string().optional().describe('Read this repo-relative file directly instead of resolving a symbol.'),
-  lines: z.string().regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'lines must look like "108-140" or "108"').optional().describe('With file: "108-140", or "108" (reads context_lines from there).'),
-  context_lines: z.number().int().optional().describe('Lines to return from the start (default 40, clamped to 1..400).'),
+  label: z.string().optional().describe('The symbol whose body to read.'),
+  file: z.string().optional().describe('A repo-relative file to read instead of a symbol.'),
+  lines: z.string().regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'lines must look like "108-140" or "108"').optional().describe('With file: "108-140", or "108" to read context_lines from there.'),
+  // The handler clamps (any integer is accepted), so the bounds are advertised in the schema, not enforced by it.
+  context_lines: z.number().int().meta({ minimum: 1, maximum: 400 }).optional().describe('How many lines to read.'),
 });
 
 /** get_source: the source lines of a symbol or a file range, read inside the --source-root jail (source-text rule: sanitizeSource). */
@@ -19,8 +20,7 @@ export function createGetSourceTool(ctx: GraphToolContext): ToolDefinition<typeo
     name: 'get_source',
     title: 'Read source',
     description:
-      "Return the actual numbered source lines of a symbol (its body, from the recorded start line) or of a file range (file + lines), so you can read code without opening files. " +
-      'Reads only inside the server source root; the lines come back verbatim, except that invisible characters (control, bidi, zero-width) are shown as escapes like \\u{202e}.',
+      'Read code: the numbered source lines of a symbol (its body) or of a file range (file + lines).',
     inputSchema: input,
     annotations: READ_ONLY,
     async handler(args) {

@@ -5,9 +5,12 @@ import { sanitize } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 
+/** The most hubs one page holds (each costs a reverse-impact walk to count its tests); a larger top_n is clamped. */
+const MAX_PAGE = 200;
+
 const input = z.object({
-  top_n: z.number().int().min(1).optional().describe('How many hubs to return (default 10; 6 with --concise), capped at 200 per page.'),
-  offset: z.number().int().min(0).optional().describe('Hubs to skip before the page (absolute rank is kept). Default 0.'),
+  top_n: z.number().int().min(1).meta({ maximum: MAX_PAGE }).optional().describe('Hubs per page.'),
+  offset: z.number().int().min(0).optional().describe('Hubs to skip (ranks are kept).'),
 });
 const output = z.looseObject({
   god_nodes: z.array(z.looseObject({ label: z.string(), degree: z.number(), id: z.string(), test_count: z.number() })),
@@ -20,7 +23,7 @@ const TEST_COUNT_MEANING =
 /** The god-node page (shared with the synaptic://god-nodes resource). */
 export function godNodesPage(engine: QueryEngine, topN: number, offset: number): { text: string; structured: Record<string, unknown> } {
   const ranked = engine.godNodes();
-  const n = Math.min(200, topN);
+  const n = Math.min(MAX_PAGE, topN);
   const page = ranked.slice(offset, offset + n);
   const rows = page.map((v) => ({ label: sanitize(engine.ix.label(v)), degree: engine.ix.degree[v]!, id: sanitize(engine.ix.node(v).id, 400), test_count: engine.testCount(v) }));
   const lines = [
@@ -39,9 +42,8 @@ export function createGodNodesTool(ctx: GraphToolContext): ToolDefinition<typeof
     name: 'god_nodes',
     title: 'God nodes (hubs)',
     description:
-      `The most-connected nodes (highest total degree) with how many tests exercise each (test_count: ${TEST_COUNT_MEANING}; GRAPH_REPORT.md counts the same way); ` +
-      'a hub with 0 tests is an untested high-blast-radius symbol. ' +
-      'Degree measures structural size, not incoming dependence: use affected for "what breaks if I change X".',
+      'The most connected symbols, each with test_count: the test files that reach it within ' + TEST_REACH_DEPTH + ' hops (a hub with 0 is an untested, high-blast-radius symbol). ' +
+      'Degree measures size, not dependence: for change risk use affected.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

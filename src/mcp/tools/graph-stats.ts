@@ -35,7 +35,8 @@ export function createGraphStatsTool(ctx: GraphToolContext): ToolDefinition<type
   return {
     name: 'graph_stats',
     title: 'Graph statistics',
-    description: 'Node, edge and community counts plus the edge-confidence breakdown (EXTRACTED / INFERRED / AMBIGUOUS), cross-language and dynamic-dispatch totals. A cheap first call to orient.',
+    description:
+      'A cheap first call to orient: node, edge and community counts, the edge-confidence breakdown (EXTRACTED / INFERRED / AMBIGUOUS), cross-language, cross-repo and dynamic-dispatch totals.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

@@ -13,7 +13,8 @@ export function createListReposTool(ctx: GraphToolContext): ToolDefinition<typeo
   return {
     name: 'list_repos',
     title: 'List federated repos',
-    description: 'Federated workspace members (repo tags) with node/edge counts (edges counted under their source node repo), and a source_hash fingerprint when workspace-state.json exists.',
+    description:
+      'The members (repo tags) of a federated graph, with node and edge counts.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

@@ -8,10 +8,10 @@ import { breakdown, edgeLines, nodeLine, siteLine, unresolvedText } from './form
 
 /** Input shared by find_callers / find_callees / find_references. */
 export const listingInput = z.object({
-  label: z.string().min(1).describe('The symbol (label, bare name, id, file, or name@file).'),
-  limit: z.number().int().min(1).optional().describe('Max entries listed before a +N more summary (default 50; 20 with --concise). Ignored when verbose.'),
-  verbose: z.boolean().optional().describe('List every entry instead of the capped top-N.'),
-  show_sites: z.boolean().optional().describe('Print the source line of each call/reference site under each entry (read inside the source root).'),
+  label: z.string().min(1).describe('The symbol or file.'),
+  limit: z.number().int().min(1).optional().describe('Most entries listed.'),
+  verbose: z.boolean().optional().describe('List all.'),
+  show_sites: z.boolean().optional().describe("Add each site's source line."),
 });
 
 export type ListingArgs = z.infer<typeof listingInput>;

@@ -9,13 +9,13 @@ import { changedSince } from './recency.ts';
 const TERSE_TOP = 15;
 
 const input = z.object({
-  question: z.string().min(1).max(2000).describe('The natural-language question, or a symbol name.'),
-  mode: z.enum(['bfs', 'dfs']).optional().describe('Traversal mode (default bfs). Both expand best-first; the mode only breaks score ties.'),
-  full: z.boolean().optional().describe('Return the whole budget-bounded subgraph with EDGE lines instead of the terse top-N node list. Default false.'),
-  token_budget: z.number().int().min(50).max(100000).optional().describe('Approximate output token budget (default 1200; 800 with --concise). Maps to a node cap of about budget/40, clamped to 10..400.'),
-  context_filter: z.array(z.string()).optional().describe('Keep only nodes whose source file path contains one of these substrings.'),
-  since: z.string().optional().describe('Recency boost: nodes whose file changed on this branch since this baseline rank higher. A git ref (main, HEAD~10), a date ("2 weeks ago") or auto. Scope: merge-base(since, HEAD)..working tree. Ignored when the source is not a git repo or the ref does not resolve.'),
-  recency_mode: z.enum(['boost', 'seed']).optional().describe('With since: boost (default) re-ranks matches; seed also injects changed-file symbols, to answer "what did this branch change".'),
+  question: z.string().min(1).max(2000).describe('A question or a symbol name.'),
+  mode: z.enum(['bfs', 'dfs']).optional().describe('Tie-break: bfs (default) shallow first, dfs deep first.'),
+  full: z.boolean().optional().describe(`Every budget-bounded node plus EDGE lines, not the top ${TERSE_TOP}.`),
+  token_budget: z.number().int().min(50).max(100000).optional().describe('Approximate output tokens.'),
+  context_filter: z.array(z.string()).optional().describe('Keep nodes whose file path contains one of these.'),
+  since: z.string().optional().describe('Boost files changed since a git ref (main, HEAD~10), a date ("2 weeks ago") or auto (the default branch), uncommitted edits included; ignored if it does not resolve.'),
+  recency_mode: z.enum(['boost', 'seed']).optional().describe('With since: boost (default) re-ranks; seed also adds the changed symbols.'),
 });
 
 const output = z.looseObject({
@@ -29,9 +29,8 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
     name: 'query_graph',
     title: 'Query the code graph',
     description:
-      'Primary entry point: retrieve the most relevant symbols for a natural-language question (e.g. "how does login work"). ' +
-      'Returns ranked NODE lines ([score] label [type] file) with copy-ready qualified references for duplicated names; pass full=true to also get EDGE lines. ' +
-      'Use the labels it returns with get_source, find_callers, affected or get_neighbors.',
+      'Start here for any question about the code ("how does login work", or a symbol name). ' +
+      'Returns the most relevant symbols as ranked NODE lines ([score] label [type] file, name@file when a name is duplicated); full=true adds EDGE lines.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

@@ -3,14 +3,15 @@ import { sanitize } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 
-const input = z.object({ repo: z.string().min(1).describe('The repo tag (from list_repos).') });
+const input = z.object({ repo: z.string().min(1).describe('The repo tag.') });
 
 /** repo_stats: node and edge counts for one federated member. */
 export function createRepoStatsTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
   return {
     name: 'repo_stats',
     title: 'Repo statistics',
-    description: 'Node and edge counts for one federated member (a repo tag from list_repos).',
+    description:
+      'Node and edge counts of one federated member.',
     inputSchema: input,
     annotations: READ_ONLY,
     async handler({ repo }) {

@@ -5,12 +5,12 @@ import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 
 const input = z.object({
-  pattern: z.string().min(1).describe('An RE2 regex by default (linear time: no backreferences or lookaround); a fixed string when literal=true.'),
-  literal: z.boolean().optional().describe('Treat pattern as a literal string. Default false.'),
-  case_sensitive: z.boolean().optional().describe('Omit for smart case (insensitive unless the pattern has an uppercase letter).'),
-  repo: z.string().optional().describe('Restrict to one federated member (a tag from list_repos).'),
-  path_glob: z.string().optional().describe('Only files matching this glob, e.g. **/*.ts or src/**.'),
-  max_results: z.number().int().min(1).max(1000).optional().describe('Hits to return before truncation is flagged. Default 100, max 1000.'),
+  pattern: z.string().min(1).describe('An RE2 regex (no backreferences or lookaround), or a fixed string with literal=true.'),
+  literal: z.boolean().optional().describe('Match pattern as a fixed string.'),
+  case_sensitive: z.boolean().optional().describe('Omit for smart case: insensitive unless pattern has a capital.'),
+  repo: z.string().optional().describe('Only this federated member (a repo tag).'),
+  path_glob: z.string().optional().describe('Only files matching this glob, e.g. src/**/*.ts.'),
+  max_results: z.number().int().min(1).max(1000).optional().describe('Hits before the list is cut (default 100).'),
 });
 
 const output = z.looseObject({
@@ -23,10 +23,10 @@ const output = z.looseObject({
       repo: z.string(),
       file: z.string(),
       line: z.number(),
-      col: z.number().describe('1-based column of the match in UTF-16 code units of the line as the file holds it.'),
+      col: z.number().describe('1-based, in UTF-16 units of the line as stored.'),
       match: z.string(),
-      line_text: z.string().describe('The line verbatim (cut at 300 characters with an ellipsis), except that invisible characters are shown as \\u{hex} escapes.'),
-      escaped: z.boolean().optional().describe('True when line_text shows escapes; col still counts the original line, so a match after an escape sits further right in line_text.'),
+      line_text: z.string(),
+      escaped: z.boolean().optional().describe('line_text shows escapes; col counts the stored line.'),
       node: z.looseObject({ id: z.string(), label: z.string(), kind: z.string(), community: z.number().nullable() }).nullable().optional(),
     }),
   ),
@@ -38,8 +38,8 @@ export function createSearchTextTool(ctx: GraphToolContext): ToolDefinition<type
     name: 'search_text',
     title: 'Search source text',
     description:
-      'Content search over the source files for what the graph does not model: string literals, config values, log and error messages, TODOs, magic numbers. ' +
-      'Each hit (file:line:col and the line) names its enclosing symbol, so you can pivot to find_callers / affected on it. Lines come back verbatim (invisible characters shown as \\u{hex} escapes, flagged escaped). Reads only inside the source root.',
+      "Search the source files' text for what the graph does not hold: string literals, config values, log and error messages, TODOs. " +
+      'Returns file:line:col hits, each with its line and enclosing symbol.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

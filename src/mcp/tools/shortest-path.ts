@@ -5,9 +5,9 @@ import { READ_ONLY, type GraphToolContext } from './context.ts';
 import { unresolvedText } from './format.ts';
 
 const input = z.object({
-  source: z.string().min(1).describe('Start node (label, bare name, id, file, or name@file).'),
+  source: z.string().min(1).describe('Start node.'),
   target: z.string().min(1).describe('End node.'),
-  max_hops: z.number().int().min(1).max(64).optional().describe('Hop limit. Default 8.'),
+  max_hops: z.number().int().min(1).max(64).optional().describe('Most hops (default 8).'),
 });
 
 /** shortest_path: shortest undirected connection between two nodes, edge directions preserved. */
@@ -16,8 +16,7 @@ export function createShortestPathTool(ctx: GraphToolContext): ToolDefinition<ty
     name: 'shortest_path',
     title: 'Shortest path',
     description:
-      'How are A and B connected: the shortest undirected connection between two nodes, each node as a copy-ready label@file and each arrow in its stored direction ' +
-      '(a backward arrow means "connected through this edge", not a forward call chain). Reports unresolved endpoints, same node, or no path within max_hops (default 8).',
+      'How are A and B connected: the shortest path between two nodes, found ignoring direction, each arrow printed as stored (a backward arrow is no call chain).',
     inputSchema: input,
     annotations: READ_ONLY,
     async handler(args) {

@@ -3,10 +3,10 @@ import type { ToolDefinition } from '../../tool.ts';
 import { echoProjectOnError, memoryResult, type MemoryToolContext } from './context.ts';
 
 const inputSchema = z.object({
-  id: z.number().int().describe('Memory id from recall.'),
-  project: z.string().optional().describe('Absolute project root (the same one recall used).'),
-  offset: z.number().int().min(0).optional().describe('UTF-8 byte offset: 0, or the next value of the previous page.'),
-  budget: z.enum(['lean', 'full']).optional().describe('lean (default): smaller pages; full: larger pages.'),
+  id: z.number().int().describe('The memory id (from recall).'),
+  project: z.string().optional().describe('The project recall used.'),
+  offset: z.number().int().min(0).optional().describe('Byte offset: 0, or next from the previous page (0 again if pages disagree).'),
+  budget: z.enum(['lean', 'full']).optional().describe('lean (default, smaller pages) or full.'),
 });
 
 const outputSchema = z.object({
@@ -33,9 +33,8 @@ export function readMemoryTool(ctx: MemoryToolContext): ToolDefinition<typeof in
     name: 'readmemory',
     title: 'Read memory',
     description:
-      'Reads one memory by id after recall identified it, as an exact page of the stored text (code and whitespace ' +
-      'included). next is the offset of the following page (null at the end); total is the body length in UTF-8 bytes. ' +
-      'A missing, superseded or out-of-scope id gives memory: null. If a page looks inconsistent, restart at offset 0.',
+      'Read one memory by id, an exact page of its stored text at a time (next: the following offset, null at the end). ' +
+      'memory is null for a missing, superseded or out-of-scope id.',
     inputSchema,
     outputSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -4,10 +4,10 @@ import type { ToolDefinition } from '../../tool.ts';
 import { echoProjectOnError, memoryResult, type MemoryToolContext } from './context.ts';
 
 const inputSchema = z.object({
-  query: z.string().optional().describe('What you need to know, in a few words. Empty: the most recent memory.'),
-  limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).optional().describe(`Most memories to return (default ${DEFAULT_RECALL_LIMIT}).`),
-  budget: z.enum(['lean', 'full']).optional().describe('lean (default) bounds the response tightly; full returns more text.'),
-  project: z.string().optional().describe('Absolute project root. Defaults to SYNAPTIC_PROJECT_DIR, then the server working directory.'),
+  query: z.string().optional().describe('A few words; empty for the most recent.'),
+  limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).optional().describe(`Most memories (default ${DEFAULT_RECALL_LIMIT}).`),
+  budget: z.enum(['lean', 'full']).optional().describe('lean (default) or full (more text).'),
+  project: z.string().optional().describe('Absolute project root.'),
 });
 
 const memorySchema = z.object({
@@ -31,11 +31,8 @@ export function recallTool(ctx: MemoryToolContext): ToolDefinition<typeof inputS
     name: 'recall',
     title: 'Recall',
     description:
-      'Returns durable memory relevant to a query: decisions, conventions and corrections stored by earlier sessions, ' +
-      'everything global plus everything of this project. Call it before a decision that depends on project history; ' +
-      'an empty query returns the most recent memories. Results are ranked by relevance and recency. A memory marked ' +
-      'abridged was cut to its opening sentence to fit the budget: call readmemory with its id and the same project ' +
-      'before acting on the part you cannot see.',
+      "Memory from earlier sessions (decisions, conventions, corrections; global and this project's) ranked for a query, or the most recent for an empty one. " +
+      'An abridged memory shows its first sentence only: readmemory reads it whole.',
     inputSchema,
     outputSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

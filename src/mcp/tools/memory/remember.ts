@@ -4,11 +4,11 @@ import type { ToolDefinition } from '../../tool.ts';
 import { echoProjectOnError, memoryResult, type MemoryToolContext } from './context.ts';
 
 const inputSchema = z.object({
-  content: z.string().min(1).describe('The fact, decision, preference, convention or correction to keep, in one or a few sentences.'),
-  source: z.string().optional().describe('Short label of who or what established it (for example "user", "code review", "synaptic").'),
-  scope: z.enum(['global', 'project']).optional().describe('project (default): only this project sees it; global: every project does.'),
-  project: z.string().optional().describe('Absolute project root. Defaults to SYNAPTIC_PROJECT_DIR, then the server working directory.'),
-  supersedes: z.array(z.number().int().positive()).optional().describe('Ids of memories this one replaces (same scope); they stop being recalled.'),
+  content: z.string().min(1).describe('One fact, decision, preference, convention or correction, in a sentence or a few.'),
+  source: z.string().optional().describe('Who or what established it ("user", "code review").'),
+  scope: z.enum(['global', 'project']).optional().describe('project (default): this project only; global: every project.'),
+  project: z.string().optional().describe('Absolute project root.'),
+  supersedes: z.array(z.number().int().positive()).optional().describe('Ids (from recall) of memories this corrects; they stop being recalled.'),
 });
 
 const outputSchema = z.object({
@@ -23,11 +23,8 @@ export function rememberTool(ctx: MemoryToolContext): ToolDefinition<typeof inpu
     name: 'remember',
     title: 'Remember',
     description:
-      'Stores a durable fact, decision, preference, convention or correction so later sessions start with it. ' +
-      'Remember only stable, confirmed context, one fact per call. When it corrects an earlier memory, pass that ' +
-      "memory's id in supersedes (recall finds it) so the retracted version is never recalled again. Never store " +
-      'secrets: content that looks like a credential is refused; keep values in the vault and remember the variable name. ' +
-      'Returns {id, stored, superseded}; stored is false when an identical memory already exists (its id is returned).',
+      'Store a durable fact, decision, preference, convention or correction for later sessions (never a credential). ' +
+      'stored is false, with the existing id, when the same memory is already kept.',
     inputSchema,
     outputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -5,10 +5,10 @@ import { toolResult, type ToolDefinition } from '../../tool.ts';
 import { requireLearn, skillProject } from './teach.ts';
 
 const inputSchema = z.object({
-  name: z.string().describe('Name of the skill to correct.'),
+  name: z.string().describe('The skill to correct.'),
   instructions: z.string().describe('The corrected instructions in full, as Markdown without frontmatter.'),
-  note: z.string().describe('What was wrong with the version this replaces.'),
-  project: z.string().optional().describe('Absolute project root; defaults to SYNAPTIC_PROJECT_DIR, then the server working directory.'),
+  note: z.string().describe('What was wrong with the version it replaces.'),
+  project: z.string().optional().describe('Absolute project root.'),
 });
 
 const outputSchema = z.object({
@@ -25,9 +25,8 @@ export function reviseTool(options: { cwd: string; env: Env }): ToolDefinition<t
     name: 'revise',
     title: 'Revise a skill',
     description:
-      'Correct a skill in the Synaptic skill library that turned out wrong: send the whole corrected text and a ' +
-      'note on what was wrong. The old text is kept under the returned revision id; the correction waits for the ' +
-      "owner's review, and reached lists the tools already using it (none until approved).",
+      'Correct a skill that turned out wrong, sending the whole corrected text: the old text is kept under the returned revision id, and the correction waits for the owner\'s review ' +
+      '(reached lists the tools already using it: none until approved).',
     inputSchema,
     outputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -4,12 +4,12 @@ import { readSettings, SkillLibrary, type Env } from '../../../skills/index.ts';
 import { toolResult, type ToolDefinition } from '../../tool.ts';
 
 const inputSchema = z.object({
-  name: z.string().describe('Skill name: lowercase letters, digits and hyphens (becomes its folder name).'),
-  description: z.string().describe('One line saying when the skill applies.'),
-  instructions: z.string().describe('The procedure as Markdown, without frontmatter (Synaptic writes it).'),
-  scope: z.enum(['project', 'global']).default('project').describe('project (default) or global.'),
-  project: z.string().optional().describe('Absolute project root; defaults to SYNAPTIC_PROJECT_DIR, then the server working directory.'),
-  note: z.string().describe('For the owner: why this procedure is worth keeping.'),
+  name: z.string().describe('Lowercase letters, digits and hyphens (the folder name).'),
+  description: z.string().describe('One line: when the skill applies.'),
+  instructions: z.string().describe('The procedure as Markdown, without frontmatter.'),
+  scope: z.enum(['project', 'global']).default('project'),
+  project: z.string().optional().describe('Absolute project root.'),
+  note: z.string().describe('For the owner: why it is worth keeping.'),
 });
 
 const outputSchema = z.object({
@@ -39,10 +39,8 @@ export function teachTool(options: { cwd: string; env: Env }): ToolDefinition<ty
     name: 'teach',
     title: 'Teach a skill',
     description:
-      'Write down a procedure this session worked out so later sessions can reuse it. Stores it in the Synaptic ' +
-      'skill library as a pending skill; the owner reviews and approves it before any tool loads it. Give the ' +
-      'Markdown body only: Synaptic writes the frontmatter from name and description. To correct an existing ' +
-      'skill use revise.',
+      'Write down a procedure this session worked out, as a pending skill the owner reviews before any tool loads it; Synaptic writes the frontmatter. ' +
+      'To correct a skill, use revise.',
     inputSchema,
     outputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

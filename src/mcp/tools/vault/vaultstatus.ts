@@ -3,10 +3,7 @@ import { canonicalFolder, resolveFolder, type Env } from '../../../vault/index.t
 import { toolResult, type ToolDefinition } from '../../tool.ts';
 
 const inputSchema = z.object({
-  path: z
-    .string()
-    .optional()
-    .describe('Folder to report on (absolute). Defaults to SYNAPTIC_PROJECT_DIR, then the server working directory.'),
+  path: z.string().optional().describe('Absolute folder.'),
 });
 
 const scopeSchema = z.object({
@@ -44,10 +41,8 @@ export function vaultStatusTool(options: { cwd: string; env: Env }): ToolDefinit
     name: 'vaultstatus',
     title: 'Vault status',
     description:
-      'Lists the environment-variable names the secrets vault resolves for a folder and the trust state of its ' +
-      '.synaptic.yaml scope files. Use it to learn why a command lacks a credential: available names resolve here; ' +
-      'unavailable ones (vault.name) are requested by a scope file but not approved or not held for this folder; ' +
-      'elsewhere counts secrets held for other folders. Never returns secret values and cannot inject them.',
+      'Why a command lacks a credential: the secret names the vault resolves for a folder (available), those its .synaptic.yaml scope files ask for but cannot reach (unavailable), ' +
+      "a count of secrets held elsewhere and each scope file's trust state. Never returns a value.",
     inputSchema,
     outputSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
