@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { sanitize, sanitizeProse } from '../query/sanitize.ts';
+import { toolJsonSchema } from './json-schema.ts';
 import type { ToolDefinition, ToolProvider, ToolResult } from './tool.ts';
 import {
   checkEnvelope,
@@ -354,10 +355,7 @@ export class McpCore {
   private jsonSchema(schema: z.ZodType): unknown {
     let json = this.schemaCache.get(schema);
     if (!json) {
-      const raw = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', override: ({ jsonSchema }) => dropNoise(jsonSchema as Record<string, unknown>) }) as Record<string, unknown>;
-      delete raw.$schema;
-      if (raw.type !== 'object') raw.type = 'object';
-      json = raw;
+      json = toolJsonSchema(schema);
       this.schemaCache.set(schema, json);
     }
     return json;
@@ -397,18 +395,6 @@ export class McpCore {
 /** Versions before 2025-06-18 have no top-level tool title (2025-03-26 reads annotations.title). */
 function titleOnlyInAnnotations(version: string | undefined): boolean {
   return version !== undefined && version < '2025-06-18';
-}
-
-/**
- * Keys zod writes that tell a client nothing, yet cost every session context: the safe-integer
- * bounds of an unbounded `.int()` (real bounds come from the schema's own min/max) and the
- * `additionalProperties: {}` of a loose object (JSON Schema allows extra keys by default).
- */
-function dropNoise(json: Record<string, unknown>): void {
-  if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
-  if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
-  const extra = json.additionalProperties;
-  if (extra && typeof extra === 'object' && !Object.keys(extra).length) delete json.additionalProperties;
 }
 
 export type { JsonRpcMessage };

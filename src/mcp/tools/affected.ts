@@ -8,8 +8,8 @@ const input = z.object({
   label: z.string().min(1).describe('The symbol or file.'),
   // The handler clamps (any integer is accepted), so the bounds are advertised in the schema, not enforced by it.
   depth: z.number().int().meta({ minimum: 1, maximum: 16 }).optional().describe('Hops to walk back (default 3).'),
-  relations: z.array(z.string()).optional().describe('Relations to follow (default: the structural-impact and cross-language ones).'),
-  limit: z.number().int().min(1).optional().describe('Most dependents in the text (structuredContent holds up to 1000).'),
+  relations: z.array(z.string()).optional().describe('Relations to follow (default: the impact relations).'),
+  limit: z.number().int().min(1).optional().describe('Most dependents listed.'),
 });
 
 const output = z.looseObject({
@@ -33,7 +33,7 @@ const STRUCTURED_CAP = 1000;
 export function createAffectedTool(ctx: GraphToolContext): ToolDefinition<typeof input> {
   return {
     name: 'affected',
-    title: 'Blast radius (reverse impact)',
+    title: 'Blast radius',
     description:
       'What breaks if I change X: the nodes that depend on a symbol, transitively, each with its hop count and the relation that reached it; a class includes its members.',
     inputSchema: input,

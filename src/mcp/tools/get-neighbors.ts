@@ -28,8 +28,7 @@ export function createGetNeighborsTool(ctx: GraphToolContext): ToolDefinition<ty
     name: 'get_neighbors',
     title: 'Get neighbours',
     description:
-      "A node's direct neighbours, each with direction (<- in, -> out) and relation. " +
-      'A relation_filter that matches nothing answers with the relations the node has.',
+      "A node's direct neighbours, each with direction (<- in, -> out) and relation; an empty filtered result names the relations the node has.",
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

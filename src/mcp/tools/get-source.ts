@@ -6,10 +6,13 @@ import { toolError, toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
 import { unresolvedText } from './format.ts';
 
+/** A line range, "108-140", or a first line, "108" (checked by a refine: the description says the form, so the schema carries no pattern). */
+const LINES = /^\s*\d+\s*(-\s*\d+\s*)?$/;
+
 const input = z.object({
   label: z.string().optional().describe('The symbol whose body to read.'),
   file: z.string().optional().describe('A repo-relative file to read instead of a symbol.'),
-  lines: z.string().regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'lines must look like "108-140" or "108"').optional().describe('With file: "108-140", or "108" to read context_lines from there.'),
+  lines: z.string().refine((s) => LINES.test(s), 'lines must look like "108-140" or "108"').optional().describe('With file: "108-140", or "108" to read context_lines from there.'),
   // The handler clamps (any integer is accepted), so the bounds are advertised in the schema, not enforced by it.
   context_lines: z.number().int().meta({ minimum: 1, maximum: 400 }).optional().describe('How many lines to read.'),
 });

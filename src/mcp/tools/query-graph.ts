@@ -29,8 +29,7 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
     name: 'query_graph',
     title: 'Query the code graph',
     description:
-      'Start here for any question about the code ("how does login work", or a symbol name). ' +
-      'Returns the most relevant symbols as ranked NODE lines ([score] label [type] file, name@file when a name is duplicated); full=true adds EDGE lines.',
+      'Start here for any question about the code ("how does login work", or a symbol name): the most relevant symbols as ranked NODE lines; full=true adds EDGE lines.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,

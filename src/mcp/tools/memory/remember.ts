@@ -4,9 +4,9 @@ import type { ToolDefinition } from '../../tool.ts';
 import { echoProjectOnError, memoryResult, type MemoryToolContext } from './context.ts';
 
 const inputSchema = z.object({
-  content: z.string().min(1).describe('One fact, decision, preference, convention or correction, in a sentence or a few.'),
+  content: z.string().min(1).describe('The fact, decision or correction, in a sentence or a few.'),
   source: z.string().optional().describe('Who or what established it ("user", "code review").'),
-  scope: z.enum(['global', 'project']).optional().describe('project (default): this project only; global: every project.'),
+  scope: z.enum(['global', 'project']).optional().describe('project (default) or global (every project).'),
   project: z.string().optional().describe('Absolute project root.'),
   supersedes: z.array(z.number().int().positive()).optional().describe('Ids (from recall) of memories this corrects; they stop being recalled.'),
 });
