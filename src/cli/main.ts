@@ -2,6 +2,7 @@
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { UsageError } from './command.ts';
 import { packageVersion } from './version.ts';
+import { PACKAGE_NAME } from '../graph/package.node.ts';
 
 async function helpText(): Promise<string> {
   const width = Math.max(8, ...COMMANDS.map((c) => c.name.length));
@@ -15,6 +16,7 @@ async function helpText(): Promise<string> {
     `synaptic ${packageVersion()} - code knowledge graph and agent memory over MCP`,
     '',
     'Usage: synaptic <command> [options]',
+    `       npx -y ${PACKAGE_NAME} <command> [options]   (the npm package, without installing it)`,
     '',
     'Commands:',
     ...(lines.length ? lines : ['  (none yet)']),

@@ -90,8 +90,11 @@ test('first hour: fresh clone, README main command, a question through the Inspe
     assert.match(answer.content[0]!.text, /NODE .*clamp/, `the answer names clamp:\n${answer.content[0]!.text}`);
 
     // 3. Claude Code: install, approve as a person would on first start, and the client connects.
+    //    A clone's user puts its synaptic on PATH (npm link) and registers it with --local-bin; the
+    //    default, npx -y synaptic-mcp, needs the published package (test/package/ covers it).
+    symlinkSync(cli, join(bin, 'synaptic'));
     if (claude) {
-      const out = run(process.execPath, [cli, 'install', 'claude', '--no-gitignore'], repo, env);
+      const out = run(process.execPath, [cli, 'install', 'claude', '--local-bin', '--no-gitignore'], repo, env);
       assert.equal(out.status, 0, out.out);
       t.diagnostic(`synaptic install claude:\n${out.out.trim()}`);
       mkdirSync(join(home, '.claude'), { recursive: true });
@@ -103,7 +106,7 @@ test('first hour: fresh clone, README main command, a question through the Inspe
 
     // 4. Codex: install, trust the project as Codex records it, and Codex lists the server.
     if (codex) {
-      const first = run(process.execPath, [cli, 'install', 'codex', '--no-gitignore'], repo, env);
+      const first = run(process.execPath, [cli, 'install', 'codex', '--local-bin', '--no-gitignore'], repo, env);
       assert.equal(first.status, 0, first.out);
       t.diagnostic(`synaptic install codex:\n${first.out.trim()}`);
       assert.match(first.out, /trust/i, 'the installer names the Codex trust step');

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { installClaude } from '../../src/memory/install/claude.ts';
+import { dirname, join } from 'node:path';
+import { installClaude, uninstallClaude } from '../../src/memory/install/claude.ts';
 import { installCodex, uninstallCodex } from '../../src/memory/install/codex.ts';
 import { projectTrusted } from '../../src/memory/install/codex-toml.ts';
 import { addOutputToGitignore, gitignoreCoversOutput } from '../../src/memory/install/gitignore.ts';
@@ -36,7 +36,7 @@ function bin(dir: string): void {
   chmodSync(join(dir, 'synaptic'), 0o755);
 }
 
-test('launchCommand() picks a command a team can share: synaptic on PATH, the repository\'s own via npx, else this machine\'s paths', () => {
+test('launchCommand() writes a command every clone can run: npx -y synaptic-mcp, or synaptic from PATH with --local-bin, never a path into a checkout', () => {
   const t = tempDir('synaptic-launch-');
   try {
     const project = join(t.dir, 'repo');
@@ -44,43 +44,78 @@ test('launchCommand() picks a command a team can share: synaptic on PATH, the re
     const globalBin = join(t.dir, 'global-bin');
     bin(globalBin);
     const env = (PATH: string) => ({ PATH });
-    assert.deepEqual(launchCommand(project, false, env(globalBin)), { command: 'synaptic', args: [], portability: 'path' });
-    assert.deepEqual(launchCommand(project, false, { ...env(globalBin), SYNAPTIC_BIN: '/opt/s' }), { command: '/opt/s', args: [], portability: 'given' });
-    // Nothing on PATH, nothing in the repository: this node and this CLI by absolute path.
-    const machine = launchCommand(project, false, env(join(t.dir, 'none')));
-    assert.equal(machine.portability, 'machine');
-    assert.equal(machine.command, process.execPath);
-    assert.match(machine.args[0]!, /main\.(js|ts)$/);
-    // A devDependency: npx finds node_modules/.bin from any subfolder; the client's PATH would not have it.
+    const npx = { command: 'npx', args: ['-y', 'synaptic-mcp'], portability: 'npx' };
+    // The default, whatever PATH holds and whether the repository has synaptic-mcp itself.
+    assert.deepEqual(launchCommand(project, false, env(globalBin)), npx);
+    assert.deepEqual(launchCommand(project, false, env(join(t.dir, 'none'))), npx);
     const localBin = join(project, 'node_modules', '.bin');
     bin(localBin);
-    const npx = { command: 'npx', args: ['--no-install', 'synaptic'], portability: 'project' };
-    assert.deepEqual(launchCommand(project, false, env(join(t.dir, 'none'))), npx);
-    assert.deepEqual(launchCommand(project, false, env(`${localBin}:${globalBin}`)), npx, 'npx put the project bin first on PATH');
-    // A user-wide install runs in other folders too: never npx, the bin's real path instead.
-    const global = launchCommand(project, true, env(localBin));
-    assert.equal(global.portability, 'machine');
-    assert.equal(global.command, join(localBin, 'synaptic'));
+    assert.deepEqual(launchCommand(project, false, env(`${localBin}:${globalBin}`)), npx);
+    // --local-bin: the bare name, found on PATH outside the repository.
+    assert.deepEqual(launchCommand(project, true, env(globalBin)), { command: 'synaptic', args: [], portability: 'path' });
+    assert.deepEqual(launchCommand(project, true, env(`${localBin}:${globalBin}`)), { command: 'synaptic', args: [], portability: 'path' }, 'npx put the project bin first on PATH');
+    assert.throws(() => launchCommand(project, true, env(join(t.dir, 'none'))), /^Error: Cannot install with --local-bin: synaptic is not on PATH; put it on PATH \(npm install -g synaptic-mcp\) or leave out --local-bin/);
+    assert.throws(() => launchCommand(project, true, env(localBin)), new RegExp(`the only synaptic on PATH is ${join(localBin, 'synaptic')}, inside this repository`));
+    assert.deepEqual(launchCommand(project, true, { ...env(''), SYNAPTIC_BIN: '/opt/s' }), { command: '/opt/s', args: [], portability: 'given' });
   } finally {
     t.cleanup();
   }
 });
 
-test('a project install names the paths only this machine has and how to make the files shareable', () => {
+test('a project install says who can run the command its files name: npx anywhere, --local-bin needs synaptic on PATH, an absolute SYNAPTIC_BIN only this machine', () => {
   const s = setup(false, 'repo');
   try {
-    const opts = { ...s.opts(s.projects[0]!), command: { command: '/usr/bin/node', args: ['/home/me/synaptic/dist/cli/main.js'], portability: 'machine' as const } };
-    const claude = installClaude(opts);
-    assert.ok(claude.notes.some((n) => n.includes('`/usr/bin/node /home/me/synaptic/dist/cli/main.js`, paths that exist only on this machine') && n.includes('npm install -g synaptic')));
+    const project = s.projects[0]!;
+    const npx = { ...s.opts(project), command: { command: 'npx', args: ['-y', 'synaptic-mcp'], portability: 'npx' as const } };
+    const claude = installClaude(npx);
+    const mcp = JSON.parse(read(join(project, '.mcp.json')));
+    assert.deepEqual(mcp.mcpServers.synaptic, { type: 'stdio', command: 'npx', args: ['-y', 'synaptic-mcp', 'serve'] });
+    const settings = JSON.parse(read(join(project, '.claude', 'settings.json')));
+    assert.equal(settings.hooks.SessionStart[0].hooks[0].command, 'npx -y synaptic-mcp session --json');
+    assert.equal(settings.hooks.PreCompact[0].hooks[0].command, 'npx -y synaptic-mcp compact');
+    assert.ok(!read(join(project, '.mcp.json')).includes(s.dir) && !read(join(project, '.claude', 'settings.json')).includes(s.dir), 'no path of this machine in files meant for the repository');
+    assert.ok(claude.notes.some((n) => n.startsWith('.mcp.json and .claude/settings.json run synaptic as `npx -y synaptic-mcp`, which works on every machine with Node and npm')));
     assert.ok(claude.notes.some((n) => n.includes('approve "synaptic"')));
     assert.ok(claude.notes.some((n) => n.includes('only when started at the repository root')));
-    const codex = installCodex(opts);
-    assert.ok(codex.notes.some((n) => n.startsWith('.codex/config.toml and .codex/hooks.json run synaptic as `/usr/bin/node')));
+    const codex = installCodex(npx);
+    assert.ok(read(join(project, '.codex', 'config.toml')).endsWith('[mcp_servers.synaptic]\ncommand = "npx"\nargs = ["-y", "synaptic-mcp", "serve"]\n'));
+    assert.equal(JSON.parse(read(join(project, '.codex', 'hooks.json'))).hooks.SessionStart[0].hooks[0].command, 'npx -y synaptic-mcp session --json');
+    assert.ok(codex.notes.some((n) => n.startsWith('.codex/config.toml and .codex/hooks.json run synaptic as `npx -y synaptic-mcp`')));
     const onPath = setup(false, 'repo');
     try {
-      assert.ok(!installClaude(onPath.opts(onPath.projects[0]!)).notes.some((n) => n.includes('only on this machine')), 'synaptic on PATH is portable');
+      assert.ok(installClaude(onPath.opts(onPath.projects[0]!)).notes.some((n) => n.includes('run `synaptic` from PATH (--local-bin): every teammate needs it on PATH too')));
+      const given = { ...onPath.opts(onPath.projects[0]!), command: { command: '/home/me/synaptic/dist/cli/main.js', args: [], portability: 'given' as const } };
+      assert.ok(installCodex(given).notes.some((n) => n.includes('(SYNAPTIC_BIN), a path other machines may not have')));
     } finally {
       onPath.cleanup();
+    }
+  } finally {
+    s.cleanup();
+  }
+});
+
+test('uninstall removes what an npx install added, and by its shape an entry an older install wrote as npx --no-install synaptic', () => {
+  const s = setup(false, 'repo');
+  try {
+    const project = s.projects[0]!;
+    const mcpFile = join(project, '.mcp.json');
+    const user = '{\n  "mcpServers": {\n    "other": { "command": "other" }\n  }\n}\n';
+    writeFileSync(mcpFile, user);
+    const npx = { ...s.opts(project), command: { command: 'npx', args: ['-y', 'synaptic-mcp'], portability: 'npx' as const } };
+    installClaude(npx);
+    installCodex(npx);
+    uninstallClaude(npx);
+    uninstallCodex(npx);
+    assert.equal(read(mcpFile), user);
+    assert.ok(!existsSync(join(project, '.claude')) && !existsSync(join(project, '.codex')));
+    // No manifest (another data dir): found by shape, whatever command the older entry ran.
+    const settings = join(project, '.claude', 'settings.json');
+    mkdirSync(dirname(settings));
+    const old = (cmd: string) => `{ "hooks": { "SessionStart": [ { "hooks": [ { "type": "command", "command": "${cmd} session --json" } ] } ], "Stop": [] } }\n`;
+    for (const cmd of ['npx --no-install synaptic', '/usr/bin/node /home/me/synaptic/dist/cli/main.js', 'synaptic']) {
+      writeFileSync(settings, old(cmd));
+      uninstallClaude({ ...npx, dataDir: join(s.dir, 'other-data') });
+      assert.deepEqual(JSON.parse(read(settings)), { hooks: { SessionStart: [], Stop: [] } }, cmd);
     }
   } finally {
     s.cleanup();

@@ -26,8 +26,10 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /**
  * A scratch world: HOME, synaptic data dir, and a git repository with a subfolder and one memory.
- * PATH holds node (as a link) and the system folders only, so no synaptic on PATH and no credentials
- * from the caller's environment reach the clients.
+ * PATH holds node and `synaptic` (links to this checkout's built CLI, as `npm link` makes) and the
+ * system folders only, so no credentials from the caller's environment reach the clients. The
+ * installs use --local-bin (the bare `synaptic`): the default, `npx -y synaptic-mcp`, would fetch
+ * the package from the registry (test/package/pack-install-run.test.ts covers it with the tarball).
  */
 function scratch() {
   const t = tempDir('synaptic-clients-');
@@ -37,6 +39,7 @@ function scratch() {
   const repo = join(t.dir, 'repo');
   for (const d of [home, bin, join(repo, 'sub')]) mkdirSync(d, { recursive: true });
   symlinkSync(process.execPath, join(bin, 'node'));
+  symlinkSync(MAIN, join(bin, 'synaptic'));
   writeFileSync(join(repo, 'a.ts'), 'export function answer(): number {\n  return 42;\n}\n');
   const env: NodeJS.ProcessEnv = { PATH: `${bin}:/usr/bin:/bin`, HOME: home, SYNAPTIC_DATA_DIR: data, TMPDIR: tmpdir(), LANG: 'C.UTF-8', CODEX_HOME: join(home, '.codex') };
   assert.equal(spawnSync('git', ['init', '-q', repo], { env }).status, 0, 'git init');
@@ -67,9 +70,10 @@ test('Claude Code: synaptic install claude connects the server and both hooks pa
   if (!claude) return;
   const s = scratch();
   try {
-    const out = synaptic(['install', 'claude', '--no-gitignore'], s.repo, s.env);
+    const out = synaptic(['install', 'claude', '--local-bin', '--no-gitignore'], s.repo, s.env);
     assert.match(out, /\.mcp\.json: MCP server "synaptic"/);
-    assert.match(out, /paths that exist only on this machine/, 'no synaptic on PATH: the install says the files are machine-specific');
+    assert.match(out, /run `synaptic` from PATH \(--local-bin\): every teammate needs it on PATH too/);
+    assert.deepEqual(JSON.parse(readFileSync(join(s.repo, '.mcp.json'), 'utf8')).mcpServers.synaptic, { type: 'stdio', command: 'synaptic', args: ['serve'] });
     // The approval a person gives on first start, in the user's settings.
     mkdirSync(join(s.home, '.claude'), { recursive: true });
     writeFileSync(join(s.home, '.claude', 'settings.json'), '{ "enabledMcpjsonServers": ["synaptic"] }\n');
@@ -81,14 +85,14 @@ test('Claude Code: synaptic install claude connects the server and both hooks pa
     const compact = run(claude, ['-p', '/compact', '--debug-file', log], s.repo, s.env);
     assert.ok(existsSync(log), compact.out);
     const text = readFileSync(log, 'utf8');
-    const ours = text.split('\n').filter((l) => l.includes('main.js session') || l.includes('main.js compact') || l.includes('Synaptic'));
+    const ours = text.split('\n').filter((l) => l.includes('synaptic session') || l.includes('synaptic compact') || l.includes('Synaptic'));
     const report = ours.join('\n');
-    assert.match(report, /SessionStart:startup \[.*main\.js session --json\] finished with status 0/, report);
+    assert.match(report, /SessionStart:startup \[synaptic session --json\] finished with status 0/, report);
     assert.match(text, /Successfully parsed and validated hook JSON output/);
-    assert.match(report, /Hook SessionStart \(.*main\.js session --json\) provided additionalContext/, report);
+    assert.match(report, /Hook SessionStart \(synaptic session --json\) provided additionalContext/, report);
     assert.match(report, /Synaptic connected · 1 memory/, report);
-    assert.match(report, /PreCompact:manual \[.*main\.js compact\] completed with status 0/, report);
-    const afterPreCompact = text.slice(text.search(/PreCompact:manual \[.*main\.js compact\] completed/));
+    assert.match(report, /PreCompact:manual \[synaptic compact\] completed with status 0/, report);
+    const afterPreCompact = text.slice(text.search(/PreCompact:manual \[synaptic compact\] completed/));
     assert.match(afterPreCompact.split('\n')[1] ?? '', /Hook output does not start with \{, treating as plain text/);
     assert.doesNotMatch(text, /validation failed/i);
     assert.doesNotMatch(report, /failed to run/);
@@ -147,7 +151,7 @@ test('Codex: synaptic install codex registers the server and a SessionStart hook
   const s = scratch();
   try {
     const codexHome = s.env.CODEX_HOME!;
-    const out = synaptic(['install', 'codex', '--no-gitignore'], s.repo, s.env);
+    const out = synaptic(['install', 'codex', '--local-bin', '--no-gitignore'], s.repo, s.env);
     assert.match(out, /\.codex\/hooks\.json: SessionStart hook/);
     assert.match(out, /has not recorded .* as trusted/);
     assert.match(out, /open \/hooks and trust the synaptic SessionStart hook/);
@@ -156,9 +160,9 @@ test('Codex: synaptic install codex registers the server and a SessionStart hook
     // The trust a person gives when Codex asks, as Codex records it; the installer now sees it.
     mkdirSync(codexHome, { recursive: true });
     writeFileSync(join(codexHome, 'config.toml'), `[projects.${JSON.stringify(s.repo)}]\ntrust_level = "trusted"\n`);
-    assert.match(synaptic(['install', 'codex', '--no-gitignore'], s.repo, s.env), /Codex trusts .*, so it reads \.codex\/config\.toml and \.codex\/hooks\.json there/);
+    assert.match(synaptic(['install', 'codex', '--local-bin', '--no-gitignore'], s.repo, s.env), /Codex trusts .*, so it reads \.codex\/config\.toml and \.codex\/hooks\.json there/);
     const list = run(codex, ['mcp', 'list'], s.sub, s.env);
-    assert.match(list.out, /^synaptic\s+\S*node\s+\S*main\.js serve\s.*\benabled\b/m, list.out);
+    assert.match(list.out, /^synaptic\s+synaptic\s+serve\s.*\benabled\b/m, list.out);
     // From a subfolder: the hook runs there and still finds the repository's memory.
     const wanted = `Synaptic is connected and holds 1 memory for ${s.repo}.`;
     const output = await codexExec(codex, s.sub, s.env, (o) => /Service initialized as client.*name: "synaptic"/.test(o) && /hook: SessionStart (Completed|Failed)/.test(o) && hookContexts(codexHome).length > 0);

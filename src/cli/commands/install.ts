@@ -9,11 +9,12 @@ import { installCodex } from '../../memory/install/codex.ts';
 import { addOutputToGitignore, gitignoreCoversOutput, OUTPUT_IGNORE } from '../../memory/install/gitignore.ts';
 import { readText } from '../../memory/install/files.ts';
 import { launchCommand, type InstallOptions, type InstallReport } from '../../memory/install/options.ts';
+import { PACKAGE_NAME } from '../../graph/package.node.ts';
 import { ensureDataDir } from '../../memory/open.ts';
 import { dataDir } from '../../memory/paths.ts';
 import { resolveProject } from '../../memory/project.ts';
 
-const USAGE = `Usage: synaptic install <claude|codex> [--global] [--project DIR] [--gitignore | --no-gitignore]
+const USAGE = `Usage: synaptic install <claude|codex> [--global] [--project DIR] [--local-bin] [--gitignore | --no-gitignore]
 
   synaptic install claude            .mcp.json (stdio server "synaptic") and .claude/settings.json
                                      (SessionStart: synaptic session --json; PreCompact: synaptic compact)
@@ -27,21 +28,28 @@ Existing files are edited in place: only the entries are added, everything else 
 Running it again changes nothing; 'synaptic uninstall' removes exactly what was added.
 A project install offers to add ${OUTPUT_IGNORE} to .gitignore: it asks on a terminal, --gitignore adds
 it without asking, --no-gitignore never does; elsewhere it prints a hint. Uninstall leaves .gitignore.
-The config runs SYNAPTIC_BIN if set, else synaptic on PATH, else the repository's own synaptic
-(npx --no-install synaptic, when it is a devDependency), else this node and CLI by absolute path,
-which only this machine has (the install says so).`;
+The config runs \`npx -y ${PACKAGE_NAME}\` (serve, session, compact), which every machine with Node and npm
+can run, from any folder: npx takes the repository's own ${PACKAGE_NAME} when it is a dependency there,
+else installs it on the first start. --local-bin writes the bare \`synaptic\` instead (it must be on PATH,
+e.g. npm install -g ${PACKAGE_NAME}); SYNAPTIC_BIN, if set, is written as given.`;
 
 export type GitignoreMode = 'ask' | 'add' | 'skip';
 
-/** Parses `<claude|codex> [--global] [--project DIR] [--gitignore|--no-gitignore]` into install options. */
+/**
+ * Parses `<claude|codex> [--global] [--project DIR] [--local-bin] [--gitignore|--no-gitignore]` into
+ * install options. Uninstall takes --local-bin too, as a no-op: it removes what install added,
+ * whichever command that was, so it never needs synaptic on PATH.
+ */
 export function installArgs(argv: string[], verb: string): { target: 'claude' | 'codex'; opts: InstallOptions; gitignore: GitignoreMode } {
   let target: 'claude' | 'codex' | undefined;
   let global = false;
   let project: string | undefined;
   let gitignore: GitignoreMode = 'ask';
+  let localBin = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--global') global = true;
+    else if (a === '--local-bin') localBin = true;
     else if (a === '--project') {
       project = argv[++i];
       if (project === undefined) throw new UsageError('--project needs a value');
@@ -59,7 +67,7 @@ export function installArgs(argv: string[], verb: string): { target: 'claude' | 
     project: root,
     global,
     dataDir: dir,
-    command: launchCommand(root, global),
+    command: launchCommand(root, localBin && verb === 'install'),
   };
   return { target, opts, gitignore };
 }

@@ -1,14 +1,13 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, join, relative, isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_NAME } from '../../graph/package.node.ts';
 
 /**
- * How portable a launch command is, which decides what the installer says about the files it writes:
- * `path` a bare `synaptic` found on PATH (works on any machine that installed synaptic), `project`
- * `npx --no-install synaptic` (the repository's own devDependency, works on every clone after
- * `npm install`), `machine` absolute paths of this machine, `given` SYNAPTIC_BIN as the user set it.
+ * Where a launch command comes from, which decides what the installer says about the files it
+ * writes: `npx` the published package through npx (any machine with Node and npm), `path` a bare
+ * `synaptic` found on PATH (`--local-bin`: every machine needs its own), `given` SYNAPTIC_BIN as the user set it.
  */
-export type Portability = 'path' | 'project' | 'machine' | 'given';
+export type Portability = 'npx' | 'path' | 'given';
 
 /** How a config file launches synaptic: a program and the arguments before the subcommand. */
 export interface LaunchCommand {
@@ -56,41 +55,33 @@ function inside(path: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-/** The project runs its own synaptic: a devDependency's bin, or the synaptic checkout itself. */
-function projectHasSynaptic(project: string): boolean {
-  if (existsSync(join(project, 'node_modules', '.bin', 'synaptic'))) return true;
-  try {
-    return (JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { name?: unknown }).name === 'synaptic';
-  } catch {
-    return false;
-  }
-}
-
-const NPX: LaunchCommand = { command: 'npx', args: ['--no-install', 'synaptic'], portability: 'project' };
+/**
+ * `npx -y synaptic-mcp`: runs on every machine with Node and npm, from any folder of the repository.
+ * npx takes the repository's own synaptic-mcp when it is a dependency there (the version the team
+ * pinned), else installs the package into its cache on the first start and reuses it after.
+ */
+export const NPX_COMMAND: LaunchCommand = { command: 'npx', args: ['-y', PACKAGE_NAME], portability: 'npx' };
 
 /**
- * How config files should launch this synaptic, for `project` (the repository root) and a user-wide
- * (`global`) or project install: `SYNAPTIC_BIN` if set; `synaptic` when it is on PATH outside the
- * project; `npx --no-install synaptic` for a project install whose repository has synaptic itself
- * (a bin under node_modules, found from any subfolder, unlike a relative path, which the clients
- * resolve against the folder they were started in); else this Node binary with this CLI's main.js.
+ * How config files should launch synaptic for `project` (the repository root): `SYNAPTIC_BIN` if
+ * set; with `localBin`, the bare `synaptic` found on PATH; else `npx -y synaptic-mcp`. Never an
+ * absolute path into a checkout, which a teammate's clone does not have. A `synaptic` on PATH only
+ * through a folder inside the project is npx's or an npm script's node_modules/.bin, which the
+ * client's PATH will not have, so `localBin` refuses it.
  */
-export function launchCommand(project: string, global: boolean, env: NodeJS.ProcessEnv = process.env): LaunchCommand {
+export function launchCommand(project: string, localBin: boolean, env: NodeJS.ProcessEnv = process.env): LaunchCommand {
   if (env.SYNAPTIC_BIN) return { command: env.SYNAPTIC_BIN, args: [], portability: 'given' };
+  if (!localBin) return NPX_COMMAND;
+  let onlyInside: string | undefined;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir || !existsSync(join(dir, 'synaptic'))) continue;
-    // npx and npm scripts put the project's node_modules/.bin on PATH; the client's PATH will not have it.
-    if (inside(dir, project)) {
-      if (!global) return NPX;
-      return { command: real(join(dir, 'synaptic')), args: [], portability: 'machine' };
-    }
-    return { command: 'synaptic', args: [], portability: 'path' };
+    if (!inside(dir, project)) return { command: 'synaptic', args: [], portability: 'path' };
+    onlyInside ??= dir;
   }
-  // The bundled CLI (dist/cli/, this module is one of its chunks) or the tsc layout (dist/src/memory/install/).
-  const mains = ['./main.js', '../../cli/main.js'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
-  const main = mains.find((path) => existsSync(path)) ?? mains[1]!.replace(/\.js$/, '.ts');
-  if (!global && projectHasSynaptic(project)) return NPX;
-  return { command: process.execPath, args: [main], portability: 'machine' };
+  const where = onlyInside ? `the only synaptic on PATH is ${join(onlyInside, 'synaptic')}, inside this repository (npx's or an npm script's PATH, not the client's)` : 'synaptic is not on PATH';
+  throw new Error(
+    `Cannot install with --local-bin: ${where}; put it on PATH (npm install -g ${PACKAGE_NAME}) or leave out --local-bin to register \`npx -y ${PACKAGE_NAME}\`, nothing was changed`,
+  );
 }
 
 function shQuote(s: string): string {
@@ -108,17 +99,21 @@ export function displayCommand(launch: LaunchCommand): string {
 }
 
 /**
- * The note for a project install whose files name this machine's paths (a shared `.mcp.json` or
- * `.codex/` then fails on every other clone), or null when the command is portable.
+ * The note for a project install about who else can run the command its files name (the files are
+ * meant to be committed), or null when there is nothing to say.
  */
 export function portabilityNote(launch: LaunchCommand, files: string[], verb: string): string | null {
-  if (launch.portability === 'project') {
-    return `${files.join(' and ')} run synaptic as \`${displayCommand(launch)}\`: the repository's own synaptic, found from any subfolder of every clone after npm install.`;
+  const names = files.join(' and ');
+  if (launch.portability === 'npx') {
+    return (
+      `${names} run synaptic as \`${displayCommand(launch)}\`, which works on every machine with Node and npm: ` +
+      `npx uses the repository's own ${PACKAGE_NAME} when it is a dependency (npm install -D ${PACKAGE_NAME} pins the version for the team), ` +
+      'else it installs the package on the first start and reuses it after.'
+    );
   }
-  if (launch.portability !== 'machine') return null;
-  return (
-    `${files.join(' and ')} run synaptic as \`${displayCommand(launch)}\`, paths that exist only on this machine. ` +
-    'Before committing them for your team, put synaptic on PATH (npm install -g synaptic, or npm link in a synaptic checkout) ' +
-    `or add it to the repository (npm install -D synaptic), then run \`synaptic uninstall ${verb}\` and \`synaptic install ${verb}\` again.`
-  );
+  if (launch.portability === 'path') {
+    return `${names} run \`synaptic\` from PATH (--local-bin): every teammate needs it on PATH too (npm install -g ${PACKAGE_NAME}); without --local-bin they run \`npx -y ${PACKAGE_NAME}\`.`;
+  }
+  if (!isAbsolute(launch.command)) return null;
+  return `${names} run synaptic as \`${displayCommand(launch)}\` (SYNAPTIC_BIN), a path other machines may not have; unset it and run \`synaptic uninstall ${verb}\` and \`synaptic install ${verb}\` again for \`npx -y ${PACKAGE_NAME}\`.`;
 }

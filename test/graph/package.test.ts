@@ -1,0 +1,17 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { PACKAGE_NAME, packageVersion } from '../../src/graph/package.node.ts';
+import { extractorVersion } from '../../src/extract/identity.node.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
+
+test('PACKAGE_NAME is the name package.json publishes, and its command stays synaptic', () => {
+  assert.equal(PACKAGE_NAME, pkg.name);
+  assert.deepEqual(Object.keys(pkg.bin), ['synaptic']);
+});
+
+test('packageVersion() and extractorVersion() read the version from package.json', () => {
+  assert.equal(packageVersion(), pkg.version);
+  assert.match(extractorVersion(), new RegExp(`^synaptic-${pkg.version.replaceAll('.', '\\.')}\\+facts\\d+$`));
+});
