@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { LEAN_TOOLS } from '../../src/mcp/profiles.ts';
 import { extractFixture, MODERN_META, RawServer, serveArgs, text } from './helpers.ts';
+import { connectSdk } from './sdk-stdio.ts';
 
 let fx: ReturnType<typeof extractFixture>;
 let server: RawServer;
@@ -100,4 +102,22 @@ test('query_graph since= marks and boosts nodes in files changed since the basel
   assert.ok(bad.structuredContent.nodes.every((n) => !('changed' in n)), 'changed is absent when since did not resolve');
   const seeded = (await server.call(22, 'query_graph', { question: 'emitter', since: 'HEAD', recency_mode: 'seed' })).result as { structuredContent: { nodes: Array<{ source_file: string }> } };
   assert.ok(seeded.structuredContent.nodes.some((n) => n.source_file === 'src/context.ts'), 'seed mode injects the changed surface');
+});
+
+test('--profile lean over stdio (SDK client): the ten tools, the rest named in the instructions and not callable; an unknown profile is a usage error', async () => {
+  const lean = await connectSdk(fx.graph, fx.env, { serve: ['--profile', 'lean', '--no-freshen'] });
+  try {
+    const names = (await lean.client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual([...names].sort(), [...LEAN_TOOLS].sort());
+    const instructions = lean.client.getInstructions() ?? '';
+    assert.match(instructions, /--profile lean: .*\bgod_nodes\b.*\bvaultstatus\b.* are not served/);
+    const r = await lean.client.callTool({ name: 'query_graph', arguments: { question: 'plugin registry' } });
+    assert.match((r.content as Array<{ text: string }>)[0]!.text, /NODE /);
+    await assert.rejects(lean.client.callTool({ name: 'god_nodes', arguments: {} }), /Unknown tool: 'god_nodes'/);
+  } finally {
+    await lean.close();
+  }
+  const bad = spawnSync(process.execPath, serveArgs(fx.graph, '--profile', 'tiny'), { env: fx.env, encoding: 'utf8', timeout: 15_000 });
+  assert.equal(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /unknown profile 'tiny' \(available: igraph, lean\)/);
 });
