@@ -1,5 +1,5 @@
 /**
- * The public API of Synaptic's WASM graph core ("synaptic/core").
+ * The public API of Synaptic's WASM graph core ("synaptic-mcp/core", also the package root).
  *
  * ```ts
  * const core = await Core.load();          // Node: wasm/synaptic.wasm; browser: { url } or { bytes }

@@ -2,9 +2,10 @@
  * The package as a user gets it (issue #24): `npm pack` of this checkout (built by `npm test`'s
  * pretest), the tarball installed with npm into an empty project, then the installed `synaptic` run
  * with no way back to the sources: `--version`, `extract` of a fixture copy, `export html` (the
- * explorer assets), `serve` answering through the SDK client, `npx -y file:<tarball> serve` from a folder
- * with no package.json as an MCP client starts it, and `synaptic install claude` writing
- * `npx -y synaptic-mcp serve`, which the real Claude Code CLI shows connected.
+ * explorer assets), the `synaptic-mcp/core` export, `serve` answering through the SDK client,
+ * `npx -y file:<tarball> serve` from a folder with no package.json as an MCP client starts it, and
+ * `synaptic install claude` writing `npx -y synaptic-mcp serve`, which the real Claude Code CLI
+ * shows connected.
  *
  * npm reads packages from its cache (`--prefer-offline`; CI's `npm ci` just filled it). better-sqlite3's
  * install script downloads its prebuilt binary from GitHub, else compiles SQLite for minutes: the
@@ -155,6 +156,9 @@ test('the tarball installed into an empty project runs: --version, extract, expo
   assert.ok(existsSync(join(app, 'synaptic-out', 'graph.json')) && existsSync(join(app, 'synaptic-out', 'graph.cbor')));
   ok(run('npx', ['synaptic', 'export', 'html', '--out', join(dir, 'explorer.html')], app, offline), 'npx synaptic export html');
   assert.match(readFileSync(join(dir, 'explorer.html'), 'utf8'), /<script/);
+  // The library export: the core finds wasm/synaptic.wasm inside the installed package.
+  const bfs = "import { Core } from 'synaptic-mcp/core'; const g = (await Core.load()).graph({ n: 3, src: new Uint32Array([0, 1]), dst: new Uint32Array([1, 2]) }); console.log([...g.bfs(0)].join(','));";
+  assert.equal(ok(run(process.execPath, ['--input-type=module', '-e', bfs], app), 'synaptic-mcp/core').stdout.trim(), '0,1,2');
 
   const client = new Client({ name: 'package-test', version: '1.0.0' });
   const transport = new StdioClientTransport({ command: 'npx', args: ['synaptic', 'serve'], cwd: join(app, 'src'), env: { ...env, ...offline } as Record<string, string>, stderr: 'pipe' });
