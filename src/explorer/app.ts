@@ -5,10 +5,12 @@ import { GraphIndex } from '../query/graph-index.ts';
 import { indexSnapshot } from '../query/snapshot-index.ts';
 import { qualifiedRef } from '../query/resolve.ts';
 import { sanitize } from '../query/sanitize.ts';
+import { $, el, fill } from './dom.ts';
 import { ExplorerGraph } from './queries.ts';
+import { communityMapScene, communityOfKey, mapCapacity, thousands, communityScene, focusScene, impactScene, pathScene } from './scenes.ts';
 import { searchSymbols } from './search.ts';
 import { formatHash, parseHash, type Mode, type ViewState } from './state.ts';
-import { communityColor, GraphView, rankSize, type ViewEdge, type ViewNode } from './view.ts';
+import { communityColor, GraphView, type ViewSnapshot } from './view.ts';
 
 /**
  * The browser explorer's entry point: load the snapshot and the core (inlined in an exported file,
@@ -17,9 +19,6 @@ import { communityColor, GraphView, rankSize, type ViewEdge, type ViewNode } fro
  */
 
 const NEIGHBOURHOOD_CAP = 150;
-const COMMUNITY_CAP = 150;
-const IMPACT_CAP = 200;
-const OVERVIEW_COMMUNITIES = 60;
 
 interface Timings {
   [what: string]: number;
@@ -27,29 +26,9 @@ interface Timings {
 
 declare global {
   interface Window {
-    /** Test and automation hook: what the page loaded and how long things took (ms). */
-    synaptic?: { ready: boolean; nodes: number; edges: number; timings: Timings; error?: string };
+    /** Test and automation hook: what the page loaded, how long things took (ms), and what the canvas shows. */
+    synaptic?: { ready: boolean; nodes: number; edges: number; timings: Timings; error?: string; view?: () => ViewSnapshot & { mode: Mode } };
   }
-}
-
-const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
-
-/** Tiny DOM builder: el('a', { class: 'node', onclick }, 'text', child). */
-function el(tag: string, attrs: Record<string, unknown> = {}, ...children: (Node | string | null | undefined)[]): HTMLElement {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') node.addEventListener(k.slice(2), v as EventListener);
-    else if (k === 'class') node.className = String(v);
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(typeof c === 'string' ? document.createTextNode(c) : c);
-  return node;
-}
-
-/** Replace an element's children, skipping null/undefined placeholders. */
-function fill(target: HTMLElement, ...children: (Node | string | null | undefined)[]): void {
-  target.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== undefined));
 }
 
 function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
@@ -109,15 +88,20 @@ function timed<T>(timings: Timings, what: string, fn: () => T): T {
 
 class Explorer {
   private state: ViewState = { mode: 'overview' };
-  private readonly view: GraphView;
+  readonly view: GraphView;
   private activeResult = -1;
   private resultIds: NodeId[] = [];
+  private pickingPathEnd = false;
 
   constructor(
     private readonly eg: ExplorerGraph,
     private readonly timings: Timings,
   ) {
-    this.view = new GraphView($('sigma'), (key) => this.go({ mode: this.state.mode === 'path' ? 'node' : this.state.mode === 'impact' ? 'impact' : 'node', node: key, depth: this.state.depth }));
+    this.view = new GraphView($('canvas'), {
+      click: (key) => this.clickNode(key),
+      badge: (key) => this.toggleExpand(key),
+      overlays: () => [$('crumbs'), $('legend'), $('status')],
+    });
     this.bindSearch();
     for (const b of document.querySelectorAll<HTMLButtonElement>('nav.modes button')) {
       b.addEventListener('click', () => this.switchMode(b.dataset.mode as Mode));
@@ -133,6 +117,10 @@ class Explorer {
 
   private get ix(): GraphIndex {
     return this.eg.ix;
+  }
+
+  get mode(): Mode {
+    return this.state.mode;
   }
 
   go(state: ViewState): void {
@@ -152,6 +140,23 @@ class Explorer {
     this.go({ mode, node, depth: mode === 'impact' ? 2 : undefined });
   }
 
+  /** A click on the canvas: a community opens it, a symbol is focused (or its impact shown). */
+  private clickNode(key: string): void {
+    const community = communityOfKey(key);
+    if (this.state.mode === 'overview') return community === undefined ? undefined : this.go({ mode: 'community', community });
+    if (this.state.mode === 'impact') this.go({ mode: 'impact', node: key, depth: this.state.depth });
+    else this.go({ mode: 'node', node: key });
+  }
+
+  /** The +/− mark beside a caller or callee: show (or hide) its own callers or callees. */
+  private toggleExpand(key: string): void {
+    if (this.state.mode !== 'node') return;
+    const expand = new Set(this.state.expand ?? []);
+    if (expand.has(key)) expand.delete(key);
+    else expand.add(key);
+    this.go({ ...this.state, expand: [...expand] });
+  }
+
   private id(key: string | undefined): NodeId | undefined {
     return key === undefined ? undefined : this.ix.g.idOf.get(key);
   }
@@ -166,6 +171,7 @@ class Explorer {
       return;
     }
     const t0 = performance.now();
+    $('status').textContent = '';
     if (s.mode === 'node') this.renderNode(v!);
     else if (s.mode === 'path') this.renderPath(v!, this.id(s.to), s.directed === true);
     else if (s.mode === 'impact') this.renderImpact(v!, s.depth ?? 2);
@@ -224,7 +230,7 @@ class Explorer {
     items[this.activeResult]?.scrollIntoView({ block: 'nearest' });
   }
 
-  /** A search pick: opens the node, or completes the path when choosing the path's end. */
+  /** A search pick: focuses the node, or completes the path when choosing the path's end. */
   private pick(v: NodeId): void {
     $('results').classList.add('hidden');
     $<HTMLInputElement>('search').value = '';
@@ -235,8 +241,6 @@ class Explorer {
     this.pickingPathEnd = false;
   }
 
-  private pickingPathEnd = false;
-
   // --- pieces ----------------------------------------------------------------------------------
 
   private nodeLink(v: NodeId, mode: Mode = 'node'): HTMLElement {
@@ -244,37 +248,34 @@ class Explorer {
     return el('a', { class: 'node', href: formatHash({ mode, node: key }), 'data-key': key, title: sanitize(key) }, sanitize(this.ix.label(v)));
   }
 
-  private viewNode(v: NodeId, ring: number, highlight = false): ViewNode {
-    const node = this.ix.node(v);
-    const community = this.ix.community[v]!;
-    return {
-      key: node.id,
-      label: sanitize(this.ix.label(v)),
-      ring,
-      order: `${String(community).padStart(6, '0')} ${this.ix.label(v)}`,
-      size: rankSize(this.eg.pagerank[v]!, this.eg.maxPagerank),
-      color: communityColor(community),
-      highlight,
-    };
-  }
-
-  private viewEdges(edges: readonly number[], color = '#3b4252'): ViewEdge[] {
-    const ix = this.ix;
-    return edges.map((e) => ({ source: ix.g.nodes[ix.g.src[e]!]!.id, target: ix.g.nodes[ix.g.dst[e]!]!.id, label: ix.relName(e), color }));
+  private communityName(id: number): string {
+    const labels = (this.ix.g.doc.graph.community_labels ?? {}) as Record<string, string>;
+    return id < 0 ? 'no community' : sanitize(labels[String(id)] ?? `community ${id}`);
   }
 
   private legend(entries: [string, string][], note?: string): void {
-    fill($('legend'), 
-      ...entries.map(([color, text]) => el('div', {}, el('span', { class: 'sw', style: `background:${color}` }), sanitize(text))),
+    fill($('legend'),
+      ...entries.map(([color, text]) => el('div', { class: 'entry' }, el('span', { class: 'sw', style: `background:${color}` }), sanitize(text))),
       note ? el('div', { class: 'kind' }, note) : null,
     );
   }
 
-  private communityLegend(nodes: readonly NodeId[]): [string, string][] {
-    const labels = (this.ix.g.doc.graph.community_labels ?? {}) as Record<string, string>;
-    const seen = new Map<number, number>();
-    for (const v of nodes) seen.set(this.ix.community[v]!, (seen.get(this.ix.community[v]!) ?? 0) + 1);
-    return [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([c]) => [communityColor(c), c < 0 ? 'no community' : labels[String(c)] ?? `community ${c}`]);
+  /** The trail above the canvas: community map › community › symbol; each step links back. */
+  private crumbs(...steps: ([string, string] | string)[]): void {
+    const parts: (HTMLElement | string)[] = [];
+    const all: ([string, string] | string)[] = [['Community map', formatHash({ mode: 'overview' })], ...steps];
+    all.forEach((step, i) => {
+      if (i) parts.push(el('span', { class: 'sep' }, '›'));
+      const last = i === all.length - 1;
+      if (typeof step === 'string' || last) parts.push(el('span', { class: 'here' }, typeof step === 'string' ? step : step[0]));
+      else parts.push(el('a', { href: step[1], class: 'crumb' }, step[0]));
+    });
+    fill($('crumbs'), ...parts);
+  }
+
+  private communityCrumb(v: NodeId): [string, string] | string {
+    const c = this.ix.community[v]!;
+    return c < 0 ? 'no community' : [this.communityName(c), formatHash({ mode: 'community', community: c })];
   }
 
   // --- modes -----------------------------------------------------------------------------------
@@ -283,45 +284,45 @@ class Explorer {
     const eg = this.eg;
     const ix = this.ix;
     const comms = eg.communities();
-    const stats = el('div', {}, `${ix.n.toLocaleString()} nodes · ${ix.m.toLocaleString()} edges · ${comms.length} communities`);
-    fill($('left'), 
+    const stats = el('div', {}, `${thousands(ix.n)} nodes · ${thousands(ix.m)} edges · ${comms.length} communities`);
+    fill($('left'),
       warning ? el('p', { class: 'rel' }, warning) : null,
       el('h2', {}, 'Graph'), stats,
       el('h2', {}, 'Communities'),
       el('ul', { class: 'list', id: 'communities' }, ...comms.slice(0, 200).map((c) =>
-        el('li', {}, el('a', { class: 'node', href: formatHash({ mode: 'community', community: c.id }) }, sanitize(c.label)), el('span', { class: 'kind' }, ` ${c.size}`)))),
+        el('li', {}, el('a', { class: 'node', href: formatHash({ mode: 'community', community: c.id }), 'data-community': c.id }, sanitize(c.label)), el('span', { class: 'kind' }, ` ${c.size}`)))),
     );
-    fill($('right'), 
+    fill($('right'),
       el('h2', {}, 'God nodes'),
       el('ul', { class: 'list', id: 'god-nodes' }, ...eg.godNodes(25).map((v) => el('li', {}, this.nodeLink(v), el('span', { class: 'kind' }, ` ${ix.degree[v]} edges · ${sanitize(ix.node(v).source_file ?? '')}`)))),
     );
-    const overview = eg.communityOverview(OVERVIEW_COMMUNITIES);
-    const maxSize = Math.max(1, ...overview.communities.map((c) => c.size));
-    const nodes: ViewNode[] = overview.communities.map((c, i) => ({
-      key: `community:${c.id}`, label: `${c.label} (${c.size})`, ring: i === 0 ? 0 : i < 8 ? 1 : 2, order: String(i).padStart(4, '0'),
-      size: 4 + 16 * Math.sqrt(c.size / maxSize), color: communityColor(c.id),
-    }));
-    const maxW = Math.max(1, ...overview.links.map((l) => l.weight));
-    const edges: ViewEdge[] = overview.links.map((l) => ({ source: `community:${l.a}`, target: `community:${l.b}`, label: `${l.weight} edges`, color: '#3b4252', size: 1 + 4 * (l.weight / maxW), undirected: true }));
-    this.view.setEdgeLabels(false);
-    this.view.show(nodes, edges, 'radial');
-    this.legend([], `Communities (aggregated): ${overview.communities.length} of ${comms.length} shown; click a community in the list to open it`);
-    $('status').textContent = '';
+    const map = communityMapScene(eg, mapCapacity(this.view.canvasSize()));
+    this.crumbs();
+    this.legend([], `circle = a community (area: members) · line = edges between two · ${map.shown < map.total ? `the ${map.shown} largest of ${map.total} shown · ` : ''}click one to open it`);
+    this.view.show(map.build);
   }
 
   private renderCommunity(id: number): void {
-    const members = this.eg.communityMembers(id, COMMUNITY_CAP);
+    const scene = communityScene(this.eg, id);
+    const members = scene.members;
     const total = this.ix.communities.get(id)?.length ?? 0;
-    const label = this.eg.communities().find((c) => c.id === id)?.label ?? `community ${id}`;
-    fill($('left'), 
-      el('p', {}, el('a', { class: 'node', href: formatHash({ mode: 'overview' }) }, '← overview')),
-      el('h2', {}, sanitize(label)), el('div', { class: 'kind' }, `${total} members${total > members.length ? `, top ${members.length} by PageRank shown` : ''}`),
+    const label = this.communityName(id);
+    const coupled = this.eg.coupledWith(id).slice(0, 12);
+    fill($('left'),
+      el('p', {}, el('a', { class: 'node', href: formatHash({ mode: 'overview' }) }, '← community map')),
+      el('h2', {}, label), el('div', { class: 'kind' }, `${total} members${total > members.length ? `, top ${members.length} by PageRank shown` : ''}`),
       el('ul', { class: 'list', id: 'members' }, ...members.map((v) => el('li', {}, this.nodeLink(v), el('span', { class: 'kind' }, ` ${String(this.ix.node(v).kind ?? '')}`)))),
     );
-    fill($('right'), );
-    this.view.setEdgeLabels(false);
-    this.view.show(members.map((v, i) => this.viewNode(v, i < 1 ? 0 : i < 12 ? 1 : 2)), this.viewEdges(this.eg.edgesAmong(members)), 'radial');
-    this.legend([[communityColor(id), label]]);
+    fill($('right'),
+      el('h2', {}, 'Coupled with'),
+      coupled.length
+        ? el('ul', { class: 'list', id: 'coupled' }, ...coupled.map((c) => el('li', {},
+          el('a', { class: 'node', href: formatHash({ mode: 'community', community: c.id }) }, this.communityName(c.id)), el('span', { class: 'kind' }, ` ${c.weight} edges`))))
+        : el('p', { class: 'kind' }, 'No edges to other communities.'),
+    );
+    this.crumbs(label);
+    this.legend([...scene.colors].map(([file, color]): [string, string] => [color, file || '(no file)']), `colour = file${scene.colors.size >= 8 ? ' (grey: other files)' : ''} · size = PageRank · click a symbol to focus it`);
+    this.view.show(scene.build);
   }
 
   private renderNode(v: NodeId): void {
@@ -333,40 +334,47 @@ class Explorer {
     const callees = this.eg.callees(v);
     const qualified = qualifiedRef(ix, v);
     const span = node.span ? `L${node.span.start_line}-${node.span.end_line}` : String(node.source_location ?? '');
-    const labels = (ix.g.doc.graph.community_labels ?? {}) as Record<string, string>;
     const community = ix.community[v]!;
     const inDeg = ix.inOff[v + 1]! - ix.inOff[v]!;
     const outDeg = ix.outOff[v + 1]! - ix.outOff[v]!;
     const edgeList = (refs: typeof callers, id: string) =>
       el('ul', { class: 'list', id }, ...refs.slice(0, 200).map((r) => el('li', {}, this.nodeLink(r.other), el('span', { class: 'rel' }, ` ${sanitize(r.relation)} ${r.line}`))),
         refs.length > 200 ? el('li', { class: 'kind' }, `+${refs.length - 200} more`) : null);
-    fill($('right'), 
+    fill($('right'),
       el('h2', {}, String(node.kind ?? 'node')),
       el('div', { id: 'node-title' }, el('strong', {}, sanitize(ix.label(v)))),
       el('div', { class: 'file' }, `${sanitize(node.source_file ?? '')} ${span}`),
       node.signature?.raw ? el('pre', { class: 'sig' }, sanitize(node.signature.raw, 400)) : null,
       node.doc ? el('p', {}, sanitize(node.doc, 300)) : null,
-      el('div', { class: 'kind' }, `community: ${community < 0 ? 'none' : sanitize(labels[String(community)] ?? String(community))} · in ${inDeg} · out ${outDeg} · PageRank ${this.eg.pagerank[v]!.toExponential(2)}`),
+      el('div', { class: 'kind' }, `community: ${this.communityName(community)} · in ${inDeg} · out ${outDeg} · PageRank ${this.eg.pagerank[v]!.toExponential(2)}`),
       el('div', { class: 'row' },
         el('button', { class: 'act', id: 'copy-qualified', onclick: () => void navigator.clipboard?.writeText(qualified).then(() => ($('status').textContent = `Copied ${qualified}`), () => ($('status').textContent = qualified)) }, 'Copy qualified name'),
         el('button', { class: 'act', onclick: () => this.go({ mode: 'node', node: node.id, depth: hops === 1 ? 2 : 1 }) }, hops === 1 ? 'Show 2 hops' : 'Show 1 hop'),
         el('button', { class: 'act', onclick: () => this.go({ mode: 'path', node: node.id }) }, 'Path from here'),
         el('button', { class: 'act', onclick: () => this.go({ mode: 'impact', node: node.id, depth: 2 }) }, 'Impact')),
       el('code', { id: 'qualified' }, sanitize(qualified)),
-      el('h2', {}, `Callers (${callers.length})`), edgeList(callers, 'callers'),
-      el('h2', {}, `Callees (${callees.length})`), edgeList(callees, 'callees'),
+      el('h2', {}, `Callers (${callers.length})`, el('span', { class: 'kind', id: 'callers-cut' })), edgeList(callers, 'callers'),
+      el('h2', {}, `Callees (${callees.length})`, el('span', { class: 'kind', id: 'callees-cut' })), edgeList(callees, 'callees'),
     );
-    fill($('left'), 
+    fill($('left'),
       el('h2', {}, `Neighbourhood (${hops} hop${hops > 1 ? 's' : ''})`),
       el('div', { class: 'kind' }, nb.capped ? `${nb.reached} nodes reached, ${nb.nodes.length} closest shown` : `${nb.nodes.length} nodes`),
       el('ul', { class: 'list', id: 'neighbours' }, ...nb.nodes.filter((u) => u !== v).slice(0, 100).map((u) => el('li', {}, this.nodeLink(u)))),
     );
-    const dist = new Map<NodeId, number>();
-    for (const u of nb.nodes) dist.set(u, u === v ? 0 : callers.some((r) => r.other === u) || callees.some((r) => r.other === u) ? 1 : hops);
-    this.view.setEdgeLabels(false);
-    this.view.show(nb.nodes.map((u) => this.viewNode(u, u === v ? 0 : (dist.get(u) ?? 1), u === v)), this.viewEdges(nb.edges), 'radial');
-    this.legend(this.communityLegend(nb.nodes), 'size = PageRank · click a node to move');
-    $('status').textContent = '';
+    const expanded = new Set<NodeId>();
+    for (const key of this.state.expand ?? []) {
+      const u = this.id(key);
+      if (u !== undefined) expanded.add(u);
+    }
+    if (hops === 2) for (const r of [...callers, ...callees]) expanded.add(r.other);
+    const scene = focusScene(this.eg, v, expanded);
+    this.crumbs(this.communityCrumb(v), sanitize(ix.label(v)));
+    const hasCalls = callers.length + callees.length > 0;
+    this.legend([], `${hasCalls ? 'left: callers · right: callees' : 'no calls: left links in, right links out'} · dashed = references/uses · +N: show theirs · click a symbol to focus it`);
+    this.view.show(scene.build);
+    const omitted = scene.drawn()?.omitted;
+    if (omitted?.callers) $('callers-cut').textContent = ` · ${omitted.callers} not on the canvas`;
+    if (omitted?.callees) $('callees-cut').textContent = ` · ${omitted.callees} not on the canvas`;
   }
 
   private renderPath(s: NodeId, t: NodeId | undefined, directed: boolean): void {
@@ -378,30 +386,32 @@ class Explorer {
     const head = [el('h2', {}, 'Path'), el('div', {}, 'from ', this.nodeLink(s)), el('div', {}, 'to ', t === undefined ? el('span', { class: 'kind' }, '(none yet)') : this.nodeLink(t)), el('div', { class: 'row' }, pickEnd), toggle];
     this.pickingPathEnd = t === undefined;
     fill($('left'));
+    this.crumbs(this.communityCrumb(s), 'path');
     if (t === undefined) {
       fill($('right'), ...head, el('p', { class: 'kind' }, 'Search a symbol above to pick the end of the path.'));
-      this.view.show([this.viewNode(s, 0, true)], [], 'line');
+      this.legend([], 'search a symbol above to pick the end');
+      this.view.show(pathScene(this.eg, { nodes: [s], hops: [] }));
       return;
     }
     const path = timed(this.timings, 'path', () => this.eg.path(s, t, { directed }));
     if (!path) {
       fill($('right'), ...head, el('p', { id: 'path-result' }, `No path between these symbols within 8 hops${directed ? ' following edge direction' : ''}.`));
-      this.view.show([this.viewNode(s, 0, true), this.viewNode(t, 1, true)], [], 'line');
+      this.legend([], 'no path');
+      this.view.show(pathScene(this.eg, { nodes: [s, t], hops: [] }));
       return;
     }
     const steps = el('ol', { id: 'path-result' }, ...path.nodes.map((v, i) =>
       el('li', {}, this.nodeLink(v), i < path.hops.length ? el('div', { class: 'rel' }, `${path.hops[i]!.reversed ? '←' : '→'} ${sanitize(path.hops[i]!.relation)}`) : null)));
     fill($('right'), ...head, el('div', { class: 'kind' }, `${path.hops.length} hop${path.hops.length === 1 ? '' : 's'}${path.directed ? ' following edge direction' : ' (← = connected through an edge that points the other way)'}`), steps);
-    this.view.setEdgeLabels(true);
-    this.view.show(path.nodes.map((v, i) => this.viewNode(v, i, true)), this.viewEdges(path.hops.map((h) => h.edge), '#f0b429'), 'line');
     this.legend([['#f0b429', 'path edges (label = relation)']]);
     $('status').textContent = `path in ${this.timings.path!.toFixed(1)} ms`;
+    this.view.show(pathScene(this.eg, path));
   }
 
   private renderImpact(v: NodeId, depth: number): void {
     const impact = timed(this.timings, 'impact', () => this.eg.impact(v, depth));
     const depthButtons = [1, 2, 3, 4, 5].map((d) => el('button', { class: 'act' + (d === depth ? ' on' : ''), onclick: () => this.go({ mode: 'impact', node: this.ix.node(v).id, depth: d }) }, String(d)));
-    fill($('right'), 
+    fill($('right'),
       el('h2', {}, 'Impact'), el('div', {}, 'if ', this.nodeLink(v), ' changes'),
       el('div', { class: 'row' }, 'depth', ...depthButtons),
       el('div', { id: 'impact-total' }, `${impact.total} dependent${impact.total === 1 ? '' : 's'} within ${depth} hop${depth === 1 ? '' : 's'}`),
@@ -411,20 +421,12 @@ class Explorer {
           level.length > 300 ? el('li', { class: 'kind' }, `+${level.length - 300} more`) : null),
       ] : []),
     );
-    const shown: ViewNode[] = [this.viewNode(v, 0, true)];
-    const ids: NodeId[] = [v];
-    for (let d = 0; d < impact.byDepth.length && shown.length < IMPACT_CAP; d++) {
-      for (const h of impact.byDepth[d]!) {
-        if (shown.length >= IMPACT_CAP) break;
-        shown.push(this.viewNode(h.node, d + 1));
-        ids.push(h.node);
-      }
-    }
-    this.view.setEdgeLabels(false);
-    this.view.show(shown, this.viewEdges(this.eg.edgesAmong(ids)), 'radial');
-    this.legend([['#7a8294', 'ring = hops from the changed symbol']], impact.total > shown.length - 1 ? `${shown.length - 1} of ${impact.total} shown` : undefined);
-    fill($('left'), );
+    fill($('left'));
+    const scene = impactScene(this.eg, v, impact.byDepth);
+    this.crumbs(this.communityCrumb(v), `impact of ${sanitize(this.ix.label(v))}`);
+    this.legend([[communityColor(-1), 'ring = hops from the changed symbol']], impact.total > scene.shown ? `${scene.shown} of ${impact.total} shown` : undefined);
     $('status').textContent = `impact in ${this.timings.impact!.toFixed(1)} ms`;
+    this.view.show(scene.build);
   }
 }
 
@@ -442,7 +444,7 @@ async function start(): Promise<void> {
     $('app').classList.remove('hidden');
     timings.ready = performance.now() - t0;
     explorer.render();
-    window.synaptic = { ready: true, nodes: ix.n, edges: ix.m, timings };
+    window.synaptic = { ready: true, nodes: ix.n, edges: ix.m, timings, view: () => ({ ...explorer.view.snapshot(), mode: explorer.mode }) };
     // The search postings are built right after the first paint, not before it.
     setTimeout(() => timed(timings, 'warm', () => ix.warm()), 0);
   } catch (err) {

@@ -38,11 +38,33 @@ nav.modes button.on { border-color:var(--accent); color:var(--accent); }
 main { display:grid; grid-template-columns: 300px 1fr 360px; height: calc(100% - 47px); }
 aside { overflow:auto; padding:10px 12px; border-right:1px solid var(--line); }
 aside#right { border-right:none; border-left:1px solid var(--line); }
-#graph { position:relative; min-width:0; }
-#sigma { position:absolute; inset:0; }
-#legend { position:absolute; left:8px; bottom:8px; background:rgba(23,26,33,.9); border:1px solid var(--line); border-radius:6px; padding:6px 8px; max-width:60%; font-size:12px; }
-#legend span.sw { display:inline-block; width:10px; height:10px; border-radius:50%; margin-right:4px; vertical-align:middle; }
+#graph { position:relative; min-width:0; overflow:hidden; }
+#canvas { position:absolute; inset:0; }
+#canvas svg.graph { display:block; cursor:grab; user-select:none; }
+#canvas svg.graph:active { cursor:grabbing; }
+#canvas .node { stroke:var(--bg); stroke-width:1.5px; vector-effect:non-scaling-stroke; cursor:pointer; }
+#canvas .node.focus { stroke:#fff; stroke-width:2.5px; }
+#canvas .inner { font:600 10px system-ui, -apple-system, "Segoe UI", sans-serif; fill:#0f1115; pointer-events:none; }
+#canvas .edge { vector-effect:non-scaling-stroke; pointer-events:none; }
+#canvas text.label { font:12px system-ui, -apple-system, "Segoe UI", sans-serif; fill:var(--text); cursor:pointer; paint-order:stroke; stroke:var(--bg); stroke-width:3px; stroke-linejoin:round; }
+#canvas text.label.note { fill:var(--warn); cursor:default; font-size:11px; }
+#canvas text.label .badge { fill:var(--accent); font-weight:600; }
+#canvas svg.hovering .edge:not(.hl) { stroke-opacity:.06; }
+#canvas svg.hovering .node:not(.hl) { opacity:.35; }
+#canvas svg.hovering text.label:not(.hl) { opacity:.35; }
+#canvas .edge.hl { stroke-opacity:.95; }
+#tooltip { position:absolute; z-index:5; pointer-events:none; max-width:360px; background:rgba(23,26,33,.97); border:1px solid var(--line); border-radius:6px; padding:6px 8px; font-size:12px; overflow-wrap:anywhere; }
+#tooltip div { color:var(--dim); }
+#crumbs { position:absolute; left:8px; top:8px; max-width:calc(100% - 180px); font-size:12px; color:var(--dim); white-space:nowrap; overflow:hidden; text-overflow:ellipsis; }
+#crumbs a { color:var(--accent); text-decoration:none; }
+#crumbs .sep { margin:0 6px; }
+#crumbs .here { color:var(--text); }
+#legend { position:absolute; left:8px; bottom:8px; background:rgba(23,26,33,.9); border:1px solid var(--line); border-radius:6px; padding:4px 8px; max-width:calc(100% - 16px); font-size:11px; }
+#legend:empty { display:none; }
+#legend .entry { display:inline-block; margin-right:10px; white-space:nowrap; }
+#legend span.sw { display:inline-block; width:9px; height:9px; border-radius:50%; margin-right:4px; vertical-align:middle; }
 #status { position:absolute; right:8px; top:8px; color:var(--dim); font-size:12px; }
+#status:empty { display:none; }
 h2 { font-size:13px; margin:12px 0 6px; color:var(--dim); text-transform:uppercase; letter-spacing:.04em; }
 .kind { color:var(--dim); font-size:11px; }
 .file { color:var(--dim); font-size:12px; word-break:break-all; }
@@ -61,7 +83,7 @@ pre.sig { white-space:pre-wrap; background:var(--bg); border:1px solid var(--lin
 .hidden { display:none !important; }
 `;
 
-/** The whole page; the app fills `#left`, `#right`, `#sigma` and shows `#error-page` on a load failure. */
+/** The whole page; the app fills `#left`, `#right`, `#canvas` and shows `#error-page` on a load failure. */
 export function renderPage(options: PageOptions): string {
   const title = escapeHtml(options.title);
   const inline = options.inline
@@ -84,12 +106,12 @@ export function renderPage(options: PageOptions): string {
   <h1>Synaptic <span class="repo">${title}</span></h1>
   <div id="search-wrap"><input id="search" type="search" placeholder="Search symbols (/ to focus, ↑↓ to move, Enter to open)" autocomplete="off" spellcheck="false" aria-label="Search symbols"><ul id="results" class="hidden" role="listbox"></ul></div>
   <nav class="modes">
-    <button data-mode="overview">Overview</button><button data-mode="node">Node</button><button data-mode="path">Path</button><button data-mode="impact">Impact</button>
+    <button data-mode="overview">Map</button><button data-mode="node">Node</button><button data-mode="path">Path</button><button data-mode="impact">Impact</button>
   </nav>
 </header>
 <main>
   <aside id="left"></aside>
-  <section id="graph"><div id="sigma"></div><div id="legend"></div><div id="status"></div></section>
+  <section id="graph"><div id="canvas"></div><nav id="crumbs" aria-label="Where you are"></nav><div id="legend"></div><div id="status"></div></section>
   <aside id="right"></aside>
 </main>
 </div>

@@ -1,6 +1,7 @@
 import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from '../query/graph-index.ts';
 import { CALL_MASK, IMPACT_MASK } from '../query/relations.ts';
+import { compareText } from './labels.ts';
 
 /**
  * What the explorer asks of the graph, answered on the WASM core (neighbourhood BFS, shortest path,
@@ -25,6 +26,21 @@ export interface EdgeRef {
   other: NodeId;
   relation: string;
   line: string;
+}
+
+/** A focused symbol with its callers (negative columns) and callees (positive columns). */
+export interface Focus {
+  center: NodeId;
+  /** Column -1: callers, -2: their callers (of expanded callers), 1: callees, 2: theirs, ... */
+  columns: Map<number, NodeId[]>;
+  /** Call edges among the shown nodes (every relation when the centre has no call edge). */
+  edges: number[];
+  /** For each shown node: how many of its callers (left side) or callees (right side) are not shown. */
+  more: Map<NodeId, number>;
+  /** Callers (side -1) and callees (side 1) a column could not hold. */
+  omitted: { callers: number; callees: number };
+  /** false when the centre has no call edges and the columns hold its other links instead. */
+  calls: boolean;
 }
 
 export interface Neighbourhood {
@@ -107,6 +123,73 @@ export class ExplorerGraph {
     return { center: v, nodes, edges: this.edgesAmong(nodes), reached: reachedNodes.length, capped: reachedNodes.length > cap };
   }
 
+  /**
+   * The focus view: `v`, its callers on the left and callees on the right (one hop), and one hop
+   * further out from every node in `expand`, each column holding at most `perColumn` nodes (most
+   * central first, then shown by label under their parent's row). A node is shown once, on the
+   * side it was reached first.
+   */
+  focus(v: NodeId, expand: ReadonlySet<NodeId>, perColumn: number, maxDepth = 3): Focus {
+    const { ix } = this;
+    const hasCalls = this.callers(v).length + this.callees(v).length > 0;
+    const mask = hasCalls ? CALL_MASK : ~0;
+    const columns = new Map<number, NodeId[]>([[0, [v]]]);
+    const side = new Map<NodeId, number>([[v, 0]]);
+    const pr = this.pagerank;
+    const cut = new Map<-1 | 1, Set<NodeId>>([[-1, new Set()], [1, new Set()]]);
+    // Depth by depth, both sides at each depth, so expanding a node never moves one already shown.
+    const frontier = new Map<-1 | 1, NodeId[]>([[-1, [v]], [1, [v]]]);
+    for (let depth = 1; depth <= maxDepth; depth++) {
+      for (const dir of [-1, 1] as const) {
+        const column: NodeId[] = [];
+        const parentRow = new Map<NodeId, number>();
+        frontier.get(dir)!.forEach((u, row) => {
+          if (u !== v && !expand.has(u)) return;
+          const others = this.linked(u, dir, mask).filter((w) => !side.has(w) && !parentRow.has(w));
+          others.sort((a, b) => pr[b]! - pr[a]! || a - b);
+          for (const w of others) {
+            if (column.length >= perColumn) {
+              cut.get(dir)!.add(w);
+              continue;
+            }
+            parentRow.set(w, row);
+            column.push(w);
+          }
+        });
+        column.sort((a, b) => parentRow.get(a)! - parentRow.get(b)! || compareText(ix.label(a).toLowerCase(), ix.label(b).toLowerCase()) || a - b);
+        for (const w of column) side.set(w, dir * depth);
+        if (column.length) columns.set(dir * depth, column);
+        frontier.set(dir, column);
+      }
+    }
+    const shown = [...side.keys()];
+    const omitted = { callers: [...cut.get(-1)!].filter((u) => !side.has(u)).length, callees: [...cut.get(1)!].filter((u) => !side.has(u)).length };
+    const more = new Map<NodeId, number>();
+    for (const u of shown) {
+      if (u === v) continue;
+      const dir = Math.sign(side.get(u)!) as -1 | 1;
+      const hidden = this.linked(u, dir, mask).filter((w) => !side.has(w)).length;
+      if (hidden) more.set(u, hidden);
+    }
+    const edges = this.edgesAmong(shown).filter((e) => (mask >>> ix.g.rel[e]!) & 1);
+    return { center: v, columns, edges, more, omitted, calls: hasCalls };
+  }
+
+  /** Distinct nodes linked to `v` by a relation in `mask`: its sources (dir -1) or targets (dir 1). */
+  private linked(v: NodeId, dir: -1 | 1, mask: number): NodeId[] {
+    const { ix } = this;
+    const off = dir < 0 ? ix.inOff : ix.outOff;
+    const list = dir < 0 ? ix.inEdges : ix.outEdges;
+    const out = new Set<NodeId>();
+    for (let i = off[v]!; i < off[v + 1]!; i++) {
+      const e = list[i]!;
+      if (!((mask >>> ix.g.rel[e]!) & 1)) continue;
+      const other = dir < 0 ? ix.g.src[e]! : ix.g.dst[e]!;
+      if (other !== v) out.add(other);
+    }
+    return [...out];
+  }
+
   /** Edge indices with both ends in `nodes`. */
   edgesAmong(nodes: readonly NodeId[]): number[] {
     const { ix } = this;
@@ -187,6 +270,20 @@ export class ExplorerGraph {
   communityMembers(id: number, cap: number): NodeId[] {
     const pr = this.pagerank;
     return [...(this.ix.communities.get(id) ?? [])].sort((a, b) => pr[b]! - pr[a]! || a - b).slice(0, cap);
+  }
+
+  /** The communities `id` shares edges with, most edges first. */
+  coupledWith(id: number): { id: number; weight: number }[] {
+    const { ix } = this;
+    const weights = new Map<number, number>();
+    for (let e = 0; e < ix.m; e++) {
+      const a = ix.community[ix.g.src[e]!]!;
+      const b = ix.community[ix.g.dst[e]!]!;
+      if (a === b || (a !== id && b !== id)) continue;
+      const other = a === id ? b : a;
+      if (other >= 0) weights.set(other, (weights.get(other) ?? 0) + 1);
+    }
+    return [...weights.entries()].map(([c, weight]) => ({ id: c, weight })).sort((x, y) => y.weight - x.weight || x.id - y.id);
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
- * The explorer's view state, kept in the URL hash so a view can be shared or reloaded:
- * `#mode=path&node=<key>&to=<key>&depth=2`. Keys are graph node ids (NodeKey), URI-encoded.
+ * The explorer's view state, kept in the URL hash so a view can be shared or reloaded (and the
+ * browser's back button steps back through views): `#mode=path&node=<key>&to=<key>&depth=2`.
+ * Keys are graph node ids (NodeKey), URI-encoded.
  */
 
 export const MODES = ['overview', 'node', 'path', 'impact', 'community'] as const;
@@ -18,6 +19,8 @@ export interface ViewState {
   depth?: number;
   /** Path mode: follow edge direction only (default: any direction, like shortest_path). */
   directed?: boolean;
+  /** Node mode: shown callers/callees whose own callers/callees are shown too (one hop further). */
+  expand?: string[];
 }
 
 /** Parse a location hash (with or without the leading `#`); unknown or bad fields are ignored. */
@@ -34,6 +37,8 @@ export function parseHash(hash: string): ViewState {
   const depth = Number(params.get('depth'));
   if (params.has('depth') && Number.isInteger(depth) && depth >= 1 && depth <= 5) state.depth = depth;
   if (params.get('directed') === '1') state.directed = true;
+  const expand = params.getAll('expand').filter(Boolean);
+  if (expand.length) state.expand = [...new Set(expand)];
   if (state.mode !== 'overview' && state.mode !== 'community' && !state.node) state.mode = 'overview';
   if (state.mode === 'community' && state.community === undefined) state.mode = 'overview';
   return state;
@@ -48,5 +53,6 @@ export function formatHash(state: ViewState): string {
   if (state.community !== undefined) params.set('community', String(state.community));
   if (state.depth !== undefined) params.set('depth', String(state.depth));
   if (state.directed) params.set('directed', '1');
+  for (const key of state.expand ?? []) params.append('expand', key);
   return '#' + params.toString();
 }

@@ -171,3 +171,41 @@ test('callers() and callees() list call-like edges only, and communityOverview()
     free();
   }
 });
+
+test('focus() puts the distinct callers left and callees right, one hop, and one more from each expanded node', () => {
+  fc.assert(fc.property(arbGraph, fc.nat(), fc.nat(), fc.integer({ min: 1, max: 8 }), ([n, edges], a, b, cap) => {
+    const { eg, ix, free } = explorer(doc(n, edges));
+    try {
+      const v = a % n;
+      const callers = new Set(eg.callers(v).map((r) => r.other).filter((u) => u !== v));
+      const callees = new Set(eg.callees(v).map((r) => r.other).filter((u) => u !== v));
+      const hasCalls = eg.callers(v).length + eg.callees(v).length > 0;
+      const plain = eg.focus(v, new Set(), cap);
+      assert.deepEqual(plain.columns.get(0), [v]);
+      assert.equal(plain.calls, hasCalls);
+      const left = plain.columns.get(-1) ?? [];
+      const right = plain.columns.get(1) ?? [];
+      assert.ok(left.length <= cap && right.length <= cap);
+      assert.deepEqual([...plain.columns.keys()].sort(), [0, ...(left.length ? [-1] : []), ...(right.length ? [1] : [])].sort());
+      if (hasCalls) {
+        for (const u of left) assert.ok(callers.has(u), `${u} is a caller of ${v}`);
+        for (const u of right) assert.ok(callees.has(u), `${u} is a callee of ${v}`);
+        assert.equal(left.length + plain.omitted.callers, callers.size);
+        // A node both calling and called sits on the left (unless the left column had no room for it).
+        assert.equal(right.length + plain.omitted.callees, [...callees].filter((u) => !left.includes(u)).length);
+      }
+      const shown = new Set([...plain.columns.values()].flat());
+      assert.equal(shown.size, [...plain.columns.values()].flat().length, 'each node once');
+      for (const e of plain.edges) assert.ok(shown.has(ix.g.src[e]!) && shown.has(ix.g.dst[e]!));
+      // Expanding a caller adds only its own callers, in column -2.
+      const pick = left[b % Math.max(1, left.length)];
+      if (pick === undefined || !hasCalls) return;
+      const grown = eg.focus(v, new Set([pick]), cap);
+      const theirs = new Set(eg.callers(pick).map((r) => r.other));
+      for (const u of grown.columns.get(-2) ?? []) assert.ok(theirs.has(u) && !shown.has(u));
+      assert.equal((grown.columns.get(-2) ?? []).length > 0, (plain.more.get(pick) ?? 0) > 0);
+    } finally {
+      free();
+    }
+  }), { numRuns: 150 });
+});

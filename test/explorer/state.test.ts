@@ -10,6 +10,7 @@ test('formatHash() and parseHash() round-trip every field', () => {
     { mode: 'path' as const, node: 'a', to: 'b', directed: true },
     { mode: 'impact' as const, node: 'k', depth: 5 },
     { mode: 'community' as const, community: 3 },
+    { mode: 'node' as const, node: 'a.ts#f', expand: ['a.ts#g', 'b,c.ts#h&i'] },
   ];
   for (const s of states) assert.deepEqual(parseHash(formatHash(s)), s);
 });
@@ -20,4 +21,8 @@ test('parseHash() falls back to the overview on bad or incomplete state', () => 
   assert.deepEqual(parseHash('#mode=node'), { mode: 'overview' });
   assert.deepEqual(parseHash('#mode=community&community=-1'), { mode: 'overview' });
   assert.deepEqual(parseHash('#mode=impact&node=a&depth=9'), { mode: 'impact', node: 'a' });
+});
+
+test('parseHash() drops empty and repeated expand keys', () => {
+  assert.deepEqual(parseHash('#mode=node&node=a&expand=b&expand=&expand=b'), { mode: 'node', node: 'a', expand: ['b'] });
 });
