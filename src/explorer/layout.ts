@@ -234,18 +234,44 @@ export function columnCapacity(height: number, lineHeight: number): number {
 
 /**
  * Columns around a focused node: column 0 is the centre, negative columns its callers (and their
- * callers), positive its callees. Inside a column rows follow the given order; each column is
- * centred vertically. Columns are spread so the outer ones keep `labelRoom` pixels to the edge.
+ * callers), positive its callees. Each column gets room for its labels (`labelWidth`: on the outer
+ * side of its nodes) and a gap for the edges fanning in; when the canvas is too narrow the label
+ * room shrinks, never the gaps. Inside a column rows follow the given order, centred vertically.
  */
-export function columnLayout(columns: ReadonlyMap<number, readonly string[]>, box: Box, labelRoom: number): Map<string, Point> {
-  const depth = Math.max(1, ...[...columns.keys()].map((c) => Math.abs(c)));
-  const cx = box.width / 2;
-  const step = Math.max(40, (box.width / 2 - MARGIN - labelRoom) / depth);
+export function columnLayout(columns: ReadonlyMap<number, readonly string[]>, box: Box, labelWidth: ReadonlyMap<number, number>): Map<string, Point> {
+  const cols = [...columns.keys()];
+  const left = cols.filter((c) => c < 0).map((c) => -c).sort((a, b) => a - b);
+  const right = cols.filter((c) => c > 0).sort((a, b) => a - b);
+  const gap = (d: number) => (d === 1 ? 90 : 56);
+  const room = (c: number) => labelWidth.get(c) ?? 0;
+  const gaps = [...left, ...right].reduce((sum, d) => sum + gap(d), 0);
+  const rooms = left.reduce((sum, d) => sum + room(-d), 0) + right.reduce((sum, d) => sum + room(d), 0);
+  const avail = box.width - 2 * MARGIN;
+  const fit = rooms > 0 ? Math.max(0.25, Math.min(1, (avail - gaps) / rooms)) : 1;
+  const offsets = (depths: number[], sign: -1 | 1): Map<number, number> => {
+    const out = new Map<number, number>();
+    let at = 0;
+    for (const d of depths) {
+      at += gap(d);
+      out.set(sign * d, at);
+      at += room(sign * d) * fit;
+    }
+    return out;
+  };
+  const leftAt = offsets(left, -1);
+  const rightAt = offsets(right, 1);
+  const need = (m: Map<number, number>) => (m.size ? Math.max(...[...m].map(([c, o]) => o + room(c) * fit)) : 0);
+  const needLeft = need(leftAt);
+  const needRight = need(rightAt);
+  // The centre sits in the middle of what is left over, so neither side is cut.
+  const slack = Math.max(0, avail - needLeft - needRight);
+  const cx = MARGIN + needLeft + slack / 2;
   const out = new Map<string, Point>();
   for (const [col, keys] of columns) {
+    const x = col === 0 ? cx : col < 0 ? cx - leftAt.get(col)! : cx + rightAt.get(col)!;
     const spacing = Math.min(34, (box.height - 2 * MARGIN) / Math.max(1, keys.length));
     const top = box.height / 2 - (spacing * (keys.length - 1)) / 2;
-    keys.forEach((key, row) => out.set(key, { x: cx + col * step, y: keys.length === 1 ? box.height / 2 : top + row * spacing }));
+    keys.forEach((key, row) => out.set(key, { x, y: keys.length === 1 ? box.height / 2 : top + row * spacing }));
   }
   return out;
 }

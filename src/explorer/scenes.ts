@@ -170,10 +170,14 @@ export function focusScene(eg: ExplorerGraph, v: NodeId, expanded: ReadonlySet<N
     const focus = focusFor(box, measure);
     const { ix, pagerank } = eg;
     const keyed = new Map([...focus.columns].map(([col, ids]) => [col, ids.map((u) => ix.node(u).id)]));
-    const half = box.width / 2 - 14;
-    const outer = Math.max(...[...focus.columns.keys()].map(Math.abs));
-    const widest = Math.max(0, ...[...focus.columns].filter(([col]) => col !== 0 && Math.abs(col) === outer).flatMap(([, ids]) => ids.map((u) => measure.text(sanitize(ix.label(u))))));
-    const points = columnLayout(keyed, box, Math.min(260, half * 0.6, widest + 40));
+    const widths = new Map([...focus.columns].filter(([col]) => col !== 0).map(([col, ids]) => {
+      const widest = Math.max(...ids.map((u) => {
+        const more = focus.more.get(u) ?? (expanded.has(u) ? 1 : 0);
+        return measure.text(`${sanitize(ix.label(u))}${more ? ` +${more}` : ''}`);
+      }));
+      return [col, Math.min(240, widest + 12)];
+    }));
+    const points = columnLayout(keyed, box, widths);
     const shown = [...focus.columns.values()].flat();
     const maxPr = Math.max(0, ...shown.filter((u) => u !== v).map((u) => pagerank[u]!));
     const nodes: SceneNode[] = [];
@@ -192,7 +196,12 @@ export function focusScene(eg: ExplorerGraph, v: NodeId, expanded: ReadonlySet<N
         nodes.push(node);
       }
     }
-    return { nodes, edges: callEdges(eg, focus.edges, '#6cb6ff', 0.5) };
+    // Only edges between neighbouring columns: a caller's link to a callee across the centre, or
+    // between two nodes of one column, would cross every label on the way.
+    const column = new Map<NodeId, number>();
+    for (const [col, ids] of focus.columns) for (const u of ids) column.set(u, col);
+    const adjacent = focus.edges.filter((e) => Math.abs(column.get(ix.g.src[e]!)! - column.get(ix.g.dst[e]!)!) === 1);
+    return { nodes, edges: callEdges(eg, adjacent, '#6cb6ff', 0.5) };
   };
   return { build, drawn: () => last?.focus };
 }

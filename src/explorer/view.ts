@@ -410,10 +410,16 @@ export class GraphView {
     this.tooltip.classList.remove('hidden');
     const w = this.tooltip.offsetWidth;
     const h = this.tooltip.offsetHeight;
-    const left = sx + node.r * k + 12 + w <= this.size.width ? sx + node.r * k + 12 : Math.max(4, sx - node.r * k - 12 - w);
-    const top = Math.min(this.size.height - h - 4, Math.max(4, sy - h / 2));
-    this.tooltip.style.left = `${left}px`;
-    this.tooltip.style.top = `${top}px`;
+    const r = node.r * k + 10;
+    // Beside the node if there is room, else below or above it: never over the node itself.
+    const spots = [
+      { left: sx + r, top: sy - h / 2 }, { left: sx - r - w, top: sy - h / 2 },
+      { left: sx - w / 2, top: sy + r }, { left: sx - w / 2, top: sy - r - h },
+    ];
+    const fits = (p: { left: number; top: number }) => p.left >= 4 && p.top >= 4 && p.left + w <= this.size.width - 4 && p.top + h <= this.size.height - 4;
+    const spot = spots.find(fits) ?? spots[2]!;
+    this.tooltip.style.left = `${Math.min(this.size.width - w - 4, Math.max(4, spot.left))}px`;
+    this.tooltip.style.top = `${Math.min(this.size.height - h - 4, Math.max(4, spot.top))}px`;
   }
 
   private hideTooltip(): void {

@@ -53,9 +53,14 @@ test('mapLayout(): linked nodes end up closer than unlinked ones', () => {
 test('columnLayout(): callers left of the centre, callees right, rows inside the canvas', () => {
   const columns = new Map<number, string[]>([[0, ['c']], [-1, ['a1', 'a2', 'a3']], [1, ['b1']], [-2, ['z']]]);
   const box = { width: 800, height: 400 };
-  const p = columnLayout(columns, box, 200);
-  assert.equal(p.get('c')!.x, 400);
-  assert.ok(p.get('z')!.x < p.get('a1')!.x && p.get('a1')!.x < 400 && p.get('b1')!.x > 400);
+  const p = columnLayout(columns, box, new Map([[-1, 120], [1, 100], [-2, 80]]));
+  const cx = p.get('c')!.x;
+  assert.ok(p.get('z')!.x < p.get('a1')!.x && p.get('a1')!.x < cx && p.get('b1')!.x > cx);
+  assert.ok(p.get('a1')!.x - p.get('z')!.x >= 120, 'room for the callers\' labels between the columns');
+  assert.ok(p.get('z')!.x - 80 >= 0 && p.get('b1')!.x + 100 <= 800, 'room for the outer labels inside the canvas');
+  // Too narrow for every label: the rooms shrink, the order stays.
+  const tight = columnLayout(columns, { width: 300, height: 400 }, new Map([[-1, 240], [1, 240], [-2, 240]]));
+  assert.ok(tight.get('z')!.x < tight.get('a1')!.x && tight.get('a1')!.x < tight.get('c')!.x && tight.get('c')!.x < tight.get('b1')!.x);
   assert.ok(p.get('a1')!.y < p.get('a2')!.y && p.get('a2')!.y < p.get('a3')!.y);
   for (const q of p.values()) assert.ok(q.x >= 0 && q.x <= 800 && q.y >= 0 && q.y <= 400);
 });
