@@ -153,6 +153,7 @@ test('the tarball installed into an empty project runs: --version, extract, expo
   assert.equal(ok(run('npx', ['synaptic', '--version'], app, offline), 'npx synaptic --version').stdout.trim(), PKG.version);
   const extract = ok(run('npx', ['synaptic', 'extract', '.'], app, offline), 'npx synaptic extract .');
   assert.match(extract.stderr, /^extracted \d+ files .*: \d+ nodes, \d+ links/m);
+  assert.match(extract.stderr, /^next: `npx -y synaptic-mcp install claude` \(or `codex`\)/m, 'the next step as the user can run it: npx');
   assert.ok(existsSync(join(app, 'synaptic-out', 'graph.json')) && existsSync(join(app, 'synaptic-out', 'graph.cbor')));
   ok(run('npx', ['synaptic', 'export', 'html', '--out', join(dir, 'explorer.html')], app, offline), 'npx synaptic export html');
   assert.match(readFileSync(join(dir, 'explorer.html'), 'utf8'), /<script/);

@@ -5,6 +5,7 @@ import type { ExtractSummary } from '../../extract/pipeline.node.ts';
 import { OUTPUT_DIR_NAME } from '../../extract/identity.node.ts';
 import { checkOutputFolder } from '../../extract/out/check.node.ts';
 import { createProgress } from '../progress.ts';
+import { synapticCommand } from '../invocation.ts';
 
 /** Options shared by `synaptic extract` and `synaptic update`. */
 export interface ExtractArgs {
@@ -154,7 +155,8 @@ function outputsUnignored(root: string): boolean {
 /** What to do after the first extract of a folder. */
 function nextStep(summary: ExtractSummary): string {
   const ignore = outputsUnignored(summary.root) ? ' Add synaptic-out/ to .gitignore: it is rebuilt from the sources.' : '';
-  return `next: \`synaptic install claude\` (or \`codex\`) in ${summary.root} registers the MCP server with your agent; `
-    + '`synaptic serve` runs it by hand, `synaptic explore` opens the graph in a browser, and `synaptic update` '
+  const run = synapticCommand();
+  return `next: \`${run} install claude\` (or \`codex\`) in ${summary.root} registers the MCP server with your agent; `
+    + `\`${run} serve\` runs it by hand, \`${run} explore\` opens the graph in a browser, and \`${run} update\` `
     + `refreshes the outputs after edits.${ignore}\n`;
 }
