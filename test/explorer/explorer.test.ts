@@ -360,7 +360,7 @@ test('canvas: community map, a community, a focused symbol and back, the same ov
   t.diagnostic(`screenshots in ${CANVAS_SHOTS}`);
 });
 
-test('canvas: on a small window labels are shortened, never clipped or overlapping, and hover shows the full name', async (t) => {
+test('canvas: on a small window labels are shortened, never clipped or overlapping, hover shows the full name, zoom and resize lay them out again', async (t) => {
   const out = join(work, 'small.html');
   execFileSync(process.execPath, [CLI, 'export', 'html', '--graph', graphJson, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
   const { page, errors } = await open(pathToFileURL(out).href, { width: 1000, height: 650 });
@@ -383,6 +383,11 @@ test('canvas: on a small window labels are shortened, never clipped or overlappi
   await page.mouse.dblclick(canvas.x + 4, canvas.y + canvas.height / 2);
   await page.waitForFunction(() => window.synaptic!.view!().zoom === 1);
   await checkLabels(page, 'small map after zoom');
+  // A larger window: laid out again for the new canvas, the rules still hold.
+  await page.setViewportSize({ width: 1400, height: 850 });
+  await page.waitForFunction((w) => window.synaptic!.view!().width > w, view.width);
+  const larger = await checkLabels(page, 'map after resize');
+  assert.ok(larger.labels.filter((l) => l.truncated).length < view.labels.filter((l) => l.truncated).length, 'fewer labels shortened on a larger canvas');
   assert.deepEqual(errors, []);
   await page.close();
   t.diagnostic(`screenshots in ${CANVAS_SHOTS}`);
