@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeGraph } from '../graph/snapshot-encode.ts';
+import { openSnapshot } from '../graph/snapshot-envelope.ts';
 import type { GraphDocument } from '../graph/model.ts';
 
 /**
@@ -68,7 +69,16 @@ export function cachedGraphSnapshot(paths: { json: string; cbor: string }): () =
 export function readGraphSnapshot(paths: { json: string; cbor: string }): Uint8Array {
   const jsonTime = mtime(paths.json);
   const cborTime = mtime(paths.cbor);
-  if (cborTime >= 0 && cborTime >= jsonTime) return readFileSync(paths.cbor);
+  if (cborTime >= 0 && cborTime >= jsonTime) {
+    const bytes = readFileSync(paths.cbor);
+    try {
+      openSnapshot(bytes); // length and checksum: a damaged or older-format snapshot falls back to graph.json
+      return bytes;
+    } catch (err) {
+      if (jsonTime < 0) throw new Error(`Cannot load the graph: ${(err as Error).message.replace(/^Cannot decode graph snapshot: /, `${paths.cbor}: `)}; run \`synaptic update\``);
+      process.stderr.write(`synaptic: ${paths.cbor} not used (${(err as Error).message.replace(/^Cannot decode graph snapshot: /, '')}); reading graph.json instead\n`);
+    }
+  }
   if (jsonTime < 0) throw new Error(`Cannot load the graph: ${paths.json} does not exist; run \`synaptic extract <repo>\` first`);
   let doc: GraphDocument;
   try {
