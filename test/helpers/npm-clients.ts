@@ -2,10 +2,10 @@
  * Real client CLIs from npm for the tests that drive them (Claude Code, Codex, the MCP Inspector),
  * pinned, installed once into a cache folder ($SYNAPTIC_TEST_CLIENTS, else
  * $XDG_CACHE_HOME/synaptic-test-clients, else <tmpdir>/synaptic-test-clients) and reused. A test
- * skips, saying why, only when npm cannot install its client.
+ * skips, saying why, only when npm cannot install its client. codexExec runs a Codex session offline.
  */
 import type { TestContext } from 'node:test';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,4 +59,26 @@ export function installClient(t: TestContext, c: Client): string | null {
     rmSync(partial, { recursive: true, force: true }); // another run installed it first
   }
   return bin;
+}
+
+/** Runs `codex exec` offline until `done(stderr+stdout)` holds or the time is up; kills its process group. */
+export async function codexExec(codex: string, cwd: string, env: NodeJS.ProcessEnv, done: (output: string) => boolean, ms = 60_000): Promise<string> {
+  // The model endpoint is a closed local port: Codex starts the session (MCP servers, SessionStart) and then retries.
+  const args = ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-c', 'openai_base_url="http://127.0.0.1:9/v1"', 'say hi'];
+  const child = spawn(codex, args, { cwd, env: { ...env, RUST_LOG: 'rmcp=info,codex_rmcp_client=info,codex_mcp=info' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (b) => (output += b));
+  child.stderr.on('data', (b) => (output += b));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && child.exitCode === null && !done(output)) await new Promise((r) => setTimeout(r, 250));
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      break; // the group is gone
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+  }
+  return output;
 }

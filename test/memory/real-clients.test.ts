@@ -11,7 +11,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,7 +20,7 @@ import { offerGitignore } from '../../src/cli/commands/install.ts';
 import { normalizeProjectPath } from '../../src/memory/project.ts';
 import { MemoryStore } from '../../src/memory/store.ts';
 import { tempDir } from './helpers.ts';
-import { CLAUDE, CODEX, installClient } from '../helpers/npm-clients.ts';
+import { CLAUDE, CODEX, codexExec, installClient } from '../helpers/npm-clients.ts';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -100,28 +100,6 @@ test('Claude Code: synaptic install claude connects the server and both hooks pa
     s.cleanup();
   }
 });
-
-/** Runs `codex exec` offline until `done(stderr+stdout)` holds or the time is up; kills its process group. */
-async function codexExec(codex: string, cwd: string, env: NodeJS.ProcessEnv, done: (output: string) => boolean, ms = 60_000): Promise<string> {
-  // The model endpoint is a closed local port: Codex starts the session (MCP servers, SessionStart) and then retries.
-  const args = ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-c', 'openai_base_url="http://127.0.0.1:9/v1"', 'say hi'];
-  const child = spawn(codex, args, { cwd, env: { ...env, RUST_LOG: 'rmcp=info,codex_rmcp_client=info,codex_mcp=info' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (b) => (output += b));
-  child.stderr.on('data', (b) => (output += b));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline && child.exitCode === null && !done(output)) await new Promise((r) => setTimeout(r, 250));
-  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      break; // the group is gone
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
-  }
-  return output;
-}
 
 /** The texts Codex recorded as hook context (developer messages of kind hooks.additional_context). */
 function hookContexts(codexHome: string): string[] {

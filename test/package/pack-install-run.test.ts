@@ -5,7 +5,7 @@
  * explorer assets), the `synaptic-mcp/core` export, `serve` answering through the SDK client,
  * `npx -y file:<tarball> serve` from a folder with no package.json as an MCP client starts it, and
  * `synaptic install claude` writing `npx -y synaptic-mcp serve`, which the real Claude Code CLI
- * shows connected.
+ * shows connected (and Codex starts, with its SessionStart hook, through the same command).
  *
  * npm reads packages from its cache (`--prefer-offline`; CI's `npm ci` just filled it). better-sqlite3's
  * install script downloads its prebuilt binary from GitHub, else compiles SQLite for minutes: the
@@ -15,14 +15,14 @@
 import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { LANGUAGE_IDS, queryName } from '../../src/extract/languages.ts';
-import { CLAUDE, installClient } from '../helpers/npm-clients.ts';
+import { CLAUDE, CODEX, codexExec, installClient } from '../helpers/npm-clients.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
@@ -82,6 +82,7 @@ before(() => {
   env = {
     PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: home,
+    CODEX_HOME: join(home, '.codex'),
     TMPDIR: tmpdir(),
     LANG: 'C.UTF-8',
     SYNAPTIC_DATA_DIR: join(dir, 'data'),
@@ -179,6 +180,12 @@ test('the tarball installed into an empty project runs: --version, extract, expo
   }
 });
 
+/** The tarball installed into the app as a devDependency, and the app extracted (each test may run alone). */
+function ensureInstalled(): void {
+  if (!existsSync(join(app, 'node_modules', '.bin', 'synaptic'))) ok(run('npm', ['install', '--save-dev', '--prefer-offline', '--loglevel=error', packed.tarball], app), 'npm install');
+  if (!existsSync(join(app, 'synaptic-out', 'graph.json'))) ok(run('npx', ['synaptic', 'extract', '.'], app), 'extract');
+}
+
 /** The npx cache folders that hold `spec` (npx installs each spec list into <cache>/_npx/<hash>). */
 function npxInstalls(spec: string): string[] {
   const root = join(env.npm_config_cache!, '_npx');
@@ -195,8 +202,8 @@ function npxInstalls(spec: string): string[] {
 test('npx -y file:<tarball> serve, started the way an MCP client starts it, answers tools/list', async (t) => {
   const elsewhere = join(dir, 'elsewhere');
   mkdirSync(elsewhere);
+  ensureInstalled();
   const graph = join(app, 'synaptic-out', 'graph.json');
-  if (!existsSync(graph)) ok(run('npx', ['synaptic', 'extract', '.'], app), 'extract');
   // file: makes it a package spec: a bare path to an existing file is a command to npx.
   const spec = `file:${packed.tarball}`;
   try {
@@ -224,8 +231,7 @@ test('npx -y file:<tarball> serve, started the way an MCP client starts it, answ
 test('synaptic install claude writes npx -y synaptic-mcp serve into .mcp.json; the real claude mcp list shows it connected', (t: TestContext) => {
   const claude = installClient(t, CLAUDE);
   if (!claude) return;
-  if (!existsSync(join(app, 'node_modules', '.bin', 'synaptic'))) ok(run('npm', ['install', '--save-dev', '--prefer-offline', '--loglevel=error', packed.tarball], app), 'npm install');
-  if (!existsSync(join(app, 'synaptic-out', 'graph.json'))) ok(run('npx', ['synaptic', 'extract', '.'], app), 'extract');
+  ensureInstalled();
   const offline = { npm_config_offline: 'true' };
   const out = ok(run('npx', ['synaptic', 'install', 'claude', '--no-gitignore'], app, offline), 'npx synaptic install claude').out;
   assert.match(out, /\.mcp\.json and \.claude\/settings\.json run synaptic as `npx -y synaptic-mcp`/);
@@ -246,4 +252,25 @@ test('synaptic install claude writes npx -y synaptic-mcp serve into .mcp.json; t
   // And uninstall takes out exactly that.
   ok(run('npx', ['synaptic', 'uninstall', 'claude'], app, offline), 'npx synaptic uninstall claude');
   assert.ok(!existsSync(join(app, '.mcp.json')) && !existsSync(join(app, '.claude')), 'the files the install created are gone');
+});
+
+test('synaptic install codex writes npx -y synaptic-mcp serve; Codex starts the server and the SessionStart hook through it', async (t) => {
+  const codex = installClient(t, CODEX);
+  if (!codex) return;
+  ensureInstalled();
+  const offline = { npm_config_offline: 'true' };
+  ok(run('npx', ['synaptic', 'install', 'codex', '--no-gitignore'], app, offline), 'npx synaptic install codex');
+  assert.ok(readFileSync(join(app, '.codex', 'config.toml'), 'utf8').includes('[mcp_servers.synaptic]\ncommand = "npx"\nargs = ["-y", "synaptic-mcp", "serve"]\n'));
+  assert.equal(JSON.parse(readFileSync(join(app, '.codex', 'hooks.json'), 'utf8')).hooks.SessionStart[0].hooks[0].command, 'npx -y synaptic-mcp session --json');
+  // The trust a person gives when Codex asks, as Codex records it.
+  mkdirSync(env.CODEX_HOME!, { recursive: true });
+  writeFileSync(join(env.CODEX_HOME!, 'config.toml'), `[projects.${JSON.stringify(realpathSync(app))}]\ntrust_level = "trusted"\n`);
+  const started = Date.now();
+  const output = await codexExec(codex, join(app, 'src'), { ...env, ...offline }, (o) => /Service initialized as client.*name: "synaptic"/.test(o) && /hook: SessionStart (Completed|Failed)/.test(o));
+  t.diagnostic(`codex exec to the handshake and the hook: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  assert.match(output, /Service initialized as client.*name: "synaptic"/, output.slice(-4000));
+  assert.match(output, /hook: SessionStart Completed/, output.slice(-4000));
+  assert.doesNotMatch(output, /MCP server startup failed server_name="synaptic"|hook: SessionStart Failed/);
+  ok(run('npx', ['synaptic', 'uninstall', 'codex'], app, offline), 'npx synaptic uninstall codex');
+  assert.ok(!existsSync(join(app, '.codex')), 'the files the install created are gone');
 });
