@@ -22,3 +22,20 @@ export function isTestPath(path: string): boolean {
 export function isTestSymbolName(name: string): boolean {
   return /^(test|Test)|_test$|Test$|^it$|^should/.test(name);
 }
+
+/** The node fields a test-file lookup reads. */
+export interface TestFileGraph {
+  nodes: readonly { source_file?: unknown; is_test?: unknown }[];
+  idOf: ReadonlyMap<string, number>;
+}
+
+/**
+ * True when a file of the graph is test code: its file node is marked `is_test` by the extractor,
+ * or its path follows the test conventions. The one definition for test reach, community names and
+ * surprising connections.
+ */
+export function isTestFile(g: TestFileGraph, file: string): boolean {
+  if (file === '') return false;
+  const id = g.idOf.get(file);
+  return (id !== undefined && g.nodes[id]!.is_test === true) || isTestPath(file);
+}

@@ -1,7 +1,7 @@
 import type { EdgeCsr } from './indexed-graph.ts';
 import { membersOf, TYPE_KINDS, type MemberGraph } from './members.ts';
 import { relationMask, type GraphNode, type NodeId, type NodeKey } from './model.ts';
-import { isTestPath } from './test-paths.ts';
+import { isTestFile } from './test-paths.ts';
 
 /**
  * "How many tests reach a symbol", one definition for the god_nodes tool and GRAPH_REPORT.md: the
@@ -104,9 +104,7 @@ export class TestReach {
     const file = String(this.g.nodes[u]!.source_file ?? '');
     let index = this.testFiles.get(file);
     if (index === undefined) {
-      const id = this.g.idOf.get(file);
-      const isTest = file !== '' && ((id !== undefined && this.g.nodes[id]!.is_test === true) || isTestPath(file));
-      index = isTest ? this.testFileCount++ : -1;
+      index = isTestFile(this.g, file) ? this.testFileCount++ : -1;
       this.testFiles.set(file, index);
       if (index >= this.fileStamp.length) {
         const grown = new Uint32Array(this.fileStamp.length * 2);

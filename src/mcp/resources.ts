@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { DEFAULT_SURPRISES, surprisingConnections, whySurprising } from '../graph/surprises.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import { sanitize, sanitizeProse, sanitizeRelation } from '../query/sanitize.ts';
 import type { ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './server.ts';
@@ -8,10 +9,10 @@ import { godNodesPage } from './tools/god-nodes.ts';
 import { statsText } from './tools/graph-stats.ts';
 
 const RESOURCES: ResourceInfo[] = [
-  { uri: 'synaptic://report', name: 'report', title: 'Graph report', description: 'GRAPH_REPORT.md next to the loaded graph (counts, god nodes, communities, surprises, suggested questions).', mimeType: 'text/markdown' },
+  { uri: 'synaptic://report', name: 'report', title: 'Graph report', description: 'GRAPH_REPORT.md next to the loaded graph (where to start reading, counts, god nodes, named communities, surprising connections, suggested questions).', mimeType: 'text/markdown' },
   { uri: 'synaptic://stats', name: 'stats', title: 'Graph statistics', description: 'The same content as graph_stats.', mimeType: 'text/plain' },
   { uri: 'synaptic://god-nodes', name: 'god-nodes', title: 'God nodes', description: 'The top 10 god nodes (most connected), with test reach.', mimeType: 'text/plain' },
-  { uri: 'synaptic://surprises', name: 'surprises', title: 'Surprising connections', description: 'Cross-community edges between otherwise separate parts of the code.', mimeType: 'text/plain' },
+  { uri: 'synaptic://surprises', name: 'surprises', title: 'Surprising connections', description: 'Links between communities that are otherwise barely connected, each with why (the list GRAPH_REPORT.md prints).', mimeType: 'text/plain' },
   { uri: 'synaptic://audit', name: 'audit', title: 'Edge-confidence audit', description: 'The edge-confidence breakdown, per relation.', mimeType: 'text/plain' },
   { uri: 'synaptic://questions', name: 'questions', title: 'Suggested questions', description: 'Questions worth asking this graph, from its hubs and communities.', mimeType: 'text/plain' },
 ];
@@ -28,43 +29,20 @@ export function communityLabel(engine: QueryEngine, id: number): string | undefi
   return typeof l === 'string' ? sanitize(l) : undefined;
 }
 
-/** Cross-community edges ranked by how rarely their two communities touch (rarest first). */
-export function surprises(engine: QueryEngine, limit = 20): string {
+/** Surprising connections (graph/surprises.ts): the list GRAPH_REPORT.md prints, in the same order. */
+export function surprises(engine: QueryEngine, limit = DEFAULT_SURPRISES): string {
   const ix = engine.ix;
-  const pairCount = new Map<string, number>();
-  const edges: number[] = [];
-  for (let e = 0; e < ix.m; e++) {
-    const a = ix.community[ix.g.src[e]!]!;
-    const b = ix.community[ix.g.dst[e]!]!;
-    if (a < 0 || b < 0 || a === b) continue;
-    const rel = ix.relName(e);
-    if (rel === 'contains' || rel === 'method' || rel === 'defines') continue;
-    const key = a < b ? `${a}:${b}` : `${b}:${a}`;
-    pairCount.set(key, (pairCount.get(key) ?? 0) + 1);
-    edges.push(e);
-  }
-  if (!edges.length) return ix.communities.size ? 'No cross-community connections: communities are isolated from each other.' : 'No communities in this graph (re-run synaptic extract to compute them).';
-  const keyOf = (e: number) => {
-    const a = ix.community[ix.g.src[e]!]!;
-    const b = ix.community[ix.g.dst[e]!]!;
-    return a < b ? `${a}:${b}` : `${b}:${a}`;
-  };
-  const seenPair = new Set<string>();
-  const ranked = edges
-    .sort((x, y) => pairCount.get(keyOf(x))! - pairCount.get(keyOf(y))! || ix.degree[ix.g.src[y]!]! + ix.degree[ix.g.dst[y]!]! - (ix.degree[ix.g.src[x]!]! + ix.degree[ix.g.dst[x]!]!) || x - y)
-    .filter((e) => {
-      const k = keyOf(e);
-      if (seenPair.has(k)) return false;
-      seenPair.add(k);
-      return true;
-    })
-    .slice(0, limit);
-  const lines = ['Surprising connections (cross-community edges; rarest community pairs first):'];
-  for (const e of ranked) {
-    const s = ix.g.src[e]!;
-    const t = ix.g.dst[e]!;
+  if (!ix.communities.size) return 'No communities in this graph (re-run synaptic extract to compute them).';
+  const found = surprisingConnections(ix.g, ix.community, ix.edgeConf, { limit });
+  if (!found.length) return 'No surprising connections: every pair of communities that link is about as connected as their links predict.';
+  const name = (id: number): string => `${id} "${communityLabel(engine, id) ?? '?'}"`;
+  const lines = [
+    'Surprising connections (links between communities that are otherwise barely connected; imports, links from tests and links within a file left out):',
+  ];
+  for (const s of found) {
+    const site = `${sanitize(ix.edgeSiteFile(s.edge), 400)}${ix.edgeLine[s.edge] ? `:L${ix.edgeLine[s.edge]}` : ''}`;
     lines.push(
-      `  ${sanitize(engine.qualified(s), 400)} --${sanitizeRelation(ix.relName(e))}--> ${sanitize(engine.qualified(t), 400)}  (community ${ix.community[s]} -> ${ix.community[t]}, ${pairCount.get(keyOf(e))} edge(s) between them)`,
+      `  ${sanitize(engine.qualified(ix.g.src[s.edge]!), 400)} --${sanitizeRelation(ix.relName(s.edge))}--> ${sanitize(engine.qualified(ix.g.dst[s.edge]!), 400)}  (${site}): ${whySurprising(s, name)}`,
     );
   }
   return lines.join('\n');

@@ -8,8 +8,6 @@ import { extractFileFacts } from '../../src/extract/file-facts.ts';
 import { stringifyGraph } from '../../src/extract/outputs/graph-json.ts';
 import { reuseGraphText } from '../../src/extract/outputs/graph-json-reuse.node.ts';
 import type { GraphDocument, GraphLink } from '../../src/graph/model.ts';
-import { describeCommunities } from '../../src/graph/communities.ts';
-import { indexGraph } from '../../src/graph/indexed-graph.ts';
 import { assertSameOutputs, copyFixture } from './pipeline-fixture.ts';
 
 /** Update `outDir`, extract the same tree fresh, and require byte-identical graph.json and graph.cbor. */
@@ -271,27 +269,6 @@ test('reuseGraphText copies unchanged records, serializes the rest, and equals a
     wrong[0] = linkFrom[1]!;
     assert.equal(reuseGraphText(bytes, doc, nodeFrom, wrong), null);
     assert.equal(reuseGraphText(bytes.subarray(0, bytes.length - 1), doc, nodeFrom, linkFrom), null);
-  } finally {
-    fx.cleanup();
-  }
-});
-
-test('community labels read back from the previous graph equal labels counted again', async () => {
-  const fx = copyFixture();
-  try {
-    const out = join(fx.dir, 'out');
-    await runExtract({ root: fx.dir, outDir: out, workers: 0 });
-    const doc = JSON.parse(readFileSync(join(out, 'graph.json'), 'utf8')) as GraphDocument;
-    const ig = indexGraph(doc);
-    const membership = Int32Array.from(doc.nodes, (n) => n.community ?? 0);
-    const count = Math.max(...membership) + 1;
-    const fresh = describeCommunities(ig, membership, count);
-    const labels = doc.graph.community_labels!;
-    assert.ok(fresh.some((c) => c.tokens.length > 0), 'some community has name tokens');
-    assert.deepEqual(describeCommunities(ig, membership, count, labels), fresh);
-    // Labels of another shape are not trusted: counted again.
-    const odd = Object.fromEntries(Object.keys(labels).map((k) => [k, 'x (Not, A, Label)']));
-    assert.deepEqual(describeCommunities(ig, membership, count, odd), fresh);
   } finally {
     fx.cleanup();
   }

@@ -1,23 +1,26 @@
 import type { GraphDocument, GraphNode } from '../../graph/model.ts';
-import { edgeCsr, type IndexedGraph } from '../../graph/indexed-graph.ts';
+import { edgeCsr, type EdgeCsr, type IndexedGraph } from '../../graph/indexed-graph.ts';
 import { OTHER_RELATION_ID, relationId } from '../../graph/model.ts';
 import type { CommunityStats } from '../../graph/communities.ts';
+import { symbolUse } from '../../graph/community-names.ts';
+import { edgeConfidence, surprisingConnections, whySurprising } from '../../graph/surprises.ts';
 import { TEST_REACH_DEPTH, TestReach } from '../../graph/test-reach.ts';
 import { sanitize } from '../../graph/sanitize.ts';
+import { startReading } from './start-here.ts';
 
 /**
- * GRAPH_REPORT.md: a human- and agent-readable digest of a graph: counts and the confidence
- * breakdown, god nodes (highest degree) with how many tests reach them, communities with labels,
- * size and cohesion, surprising cross-community connections ranked by betweenness, questions worth
- * asking the graph, and the files that failed to parse or were skipped. Browser-safe.
+ * GRAPH_REPORT.md: a digest of a graph for a person (and an agent): where to start reading, counts
+ * and the confidence breakdown, god nodes (highest degree) with how many tests reach them,
+ * communities by name (graph/community-names.ts), size and cohesion, surprising connections between
+ * otherwise barely connected communities (graph/surprises.ts), questions worth asking the graph, and
+ * the files that failed to parse or were skipped. Every name is printed through sanitize.
+ * Deterministic: the same graph gives the same bytes. Browser-safe.
  */
 
 export interface ReportInput {
   doc: GraphDocument;
   indexed: IndexedGraph;
   communities: CommunityStats[];
-  /** Node betweenness per node index (approximate is fine). */
-  betweenness: Float64Array;
   /** Partition algorithm, for the record. */
   algorithm?: string;
 }
@@ -44,7 +47,6 @@ const isDependency = relationTest(DEPENDENCY_RELATIONS);
 
 const GOD_NODES = 10;
 const SHOWN_COMMUNITIES = 20;
-const SURPRISES = 10;
 
 /** A name (label, path, relation, reason) for a table cell or a sentence: sanitized as tools print names, pipes and backticks defused. */
 function md(text: unknown): string {
@@ -60,44 +62,96 @@ function nodeName(node: GraphNode): string {
 }
 
 /** Render GRAPH_REPORT.md. */
-/**
- * `items` (edge ids) in order of score descending, then id ascending, produced lazily: a heap built
- * in linear time, popped only as far as the caller reads (a report keeps a handful of ~50k edges).
- */
-function* bestFirst(items: number[], score: Float64Array): Generator<number> {
-  const heap = Uint32Array.from(items);
-  const before = (a: number, b: number): boolean => score[a]! > score[b]! || (score[a] === score[b] && a < b);
-  const sink = (i: number, size: number): void => {
-    for (;;) {
-      const l = 2 * i + 1;
-      let best = i;
-      if (l < size && before(heap[l]!, heap[best]!)) best = l;
-      if (l + 1 < size && before(heap[l + 1]!, heap[best]!)) best = l + 1;
-      if (best === i) return;
-      const t = heap[i]!;
-      heap[i] = heap[best]!;
-      heap[best] = t;
-      i = best;
-    }
-  };
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) sink(i, heap.length);
-  for (let size = heap.length; size > 0; size--) {
-    const first = heap[0]!;
-    heap[0] = heap[size - 1]!;
-    sink(0, size - 1);
-    yield first;
-  }
-}
-
 export function renderReport(input: ReportInput): string {
-  const { doc, indexed: ig, communities, betweenness } = input;
+  const { doc, indexed: ig, communities } = input;
   const meta = doc.graph;
-  const nodes = ig.nodes;
   const out: string[] = [];
   out.push(`# Graph report: ${md(meta.name ?? 'repository')}`, '');
   out.push(`Extractor ${md(meta.extractor_version ?? '?')}; commit ${doc.built_at_commit ? '`' + doc.built_at_commit + '`' : '(none)'}.`, '');
+  const use = symbolUse(ig);
+  const byId = new Map(communities.map((c) => [c.id, c]));
+  const name = (id: number): string => `${id} "${md(byId.get(id)?.label ?? '?')}"`;
 
-  // Summary
+  out.push('## Start reading here', '');
+  const csr = edgeCsr(ig.nodes.length, ig.src, ig.dst);
+  const reading = startReading(ig, csr, communities, use);
+  if (reading.length) {
+    reading.forEach((r, i) => {
+      const n = ig.nodes[r.node]!;
+      const where = n.kind === 'file' ? '' : ` (${md(n.source_file)})`;
+      out.push(`${i + 1}. \`${md(nodeName(n))}\`${where}: ${md(r.why)}${r.community ? ` ${name(r.community.id)}` : ''}.`);
+    });
+  } else out.push('(nothing stands out: no entry file and no public symbol used from another file)');
+  out.push('');
+
+  summary(out, input);
+  const gods = godNodes(out, ig, csr);
+
+  // Communities
+  const shown = [...communities].sort((a, b) => b.size - a.size || a.id - b.id).slice(0, SHOWN_COMMUNITIES);
+  out.push('## Communities', '');
+  out.push(
+    `${communities.length} communities; the ${shown.length} largest. Each is named by the folder (or file) most of its members sit in and its most used public symbols; ` +
+      '"tests:" marks one made (almost) only of test code, and one that mixes code and its tests is named by the code.',
+    '',
+  );
+  if (shown.length) {
+    out.push('| id | name | members | in tests | cohesion |', '|---:|---|---:|---:|---:|');
+    for (const c of shown) out.push(`| ${c.id} | ${md(c.label)} | ${c.size} | ${pct(c.testMembers, c.size)} | ${c.cohesion.toFixed(3)} |`);
+  }
+  out.push('');
+
+  // Surprising connections (the synaptic://surprises resource lists the same)
+  const community = Int32Array.from(ig.nodes, (n) => (n.community as number | undefined) ?? -1);
+  const surprises = surprisingConnections(ig, community, edgeConfidence(ig.links), { files: use });
+  out.push('## Surprising connections', '');
+  out.push(
+    'Links between two communities that are otherwise barely connected: at most a few links where the links each community has elsewhere would predict many. ' +
+      'Imports, links from test code and links within one file are left out (a file importing what it uses, or a test using its subject, is expected).',
+    '',
+  );
+  if (surprises.length) {
+    for (const s of surprises) {
+      const l = ig.links[s.edge]!;
+      const from = ig.nodes[ig.src[s.edge]!]!;
+      const to = ig.nodes[ig.dst[s.edge]!]!;
+      out.push(`- \`${md(nodeName(from))}\` ${md(l.relation)} \`${md(nodeName(to))}\` (${md(l.source_file)}:${md(l.source_location)}): ${whySurprising(s, name)}.`);
+    }
+  } else out.push('(none: every pair of communities that link is about as connected as their links predict)');
+  out.push('');
+
+  // Suggested questions
+  out.push('## Suggested questions', '');
+  const questions: string[] = [];
+  for (const g of gods.slice(0, 3)) {
+    questions.push(`What calls \`${md(nodeName(ig.nodes[g.node]!))}\`, and which tests would break if it changed?`);
+  }
+  const first = surprises[0];
+  if (first) {
+    const l = ig.links[first.edge]!;
+    const tie = first.links === 1 ? 'the only link' : `one of ${first.links} links`;
+    questions.push(`Why does \`${md(nodeName(ig.nodes[ig.src[first.edge]!]!))}\` (${md(l.source_file)}) depend on \`${md(nodeName(ig.nodes[ig.dst[first.edge]!]!))}\`, ${tie} between their communities?`);
+  }
+  const biggest = shown.find((c) => !c.mostlyTests);
+  if (biggest) questions.push(`What are the entry points of community ${name(biggest.id)}?`);
+  const loose = [...communities].filter((c) => c.size >= 5).sort((a, b) => a.cohesion - b.cohesion || a.id - b.id)[0];
+  if (loose) questions.push(`Community ${name(loose.id)} has the lowest cohesion (${loose.cohesion.toFixed(2)}): should it be split?`);
+  const ambiguous = doc.links.find((l) => l.confidence === 'AMBIGUOUS');
+  if (ambiguous) questions.push(`Which target does the ambiguous call at ${md(ambiguous.source_file)}:${md(ambiguous.source_location)} really reach?`);
+  if ((meta.hazards ?? []).length) questions.push('Where does the code dispatch dynamically (by name, eval, dynamic import), and what could those sites reach?');
+  const untested = gods.find((g) => g.tests === 0);
+  if (untested) questions.push(`\`${md(nodeName(ig.nodes[untested.node]!))}\` is central but no test reaches it: what would a test for it look like?`);
+  out.push(...(questions.length ? questions.map((q) => `- ${q}`) : ['- (graph too small for suggestions)']), '');
+
+  failedAndSkipped(out, doc);
+  return out.join('\n');
+}
+
+/** The counts: files, nodes, edges, communities, confidence, unresolved sites, failures. */
+function summary(out: string[], input: ReportInput): void {
+  const { doc, indexed: ig, communities } = input;
+  const meta = doc.graph;
+  const nodes = ig.nodes;
   const kinds = new Map<string, number>();
   // Indexed loops over the big arrays: this runs once per update, often before V8 optimizes it, and
   // an unoptimized for-of allocates an iterator result per element.
@@ -130,32 +184,32 @@ export function renderReport(input: ReportInput): string {
   endRun();
   const m = doc.links.length;
   const unresolved = Object.values(meta.unresolved_calls ?? {}).reduce((a, b) => a + b, 0);
-  const failed = Object.entries(meta.failed_files ?? {});
-  const skipped = Object.entries(meta.skipped_files ?? {});
+  const failed = Object.keys(meta.failed_files ?? {}).length;
+  const skipped = Object.keys(meta.skipped_files ?? {}).length;
   const languages = Object.entries(meta.languages ?? {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   out.push('## Summary', '');
-  out.push(`- Files: ${kinds.get('file') ?? 0} (${languages.map(([l, c]) => `${l} ${c}`).join(', ') || 'none'})`);
+  out.push(`- Files: ${kinds.get('file') ?? 0} (${languages.map(([l, c]) => `${md(l)} ${c}`).join(', ') || 'none'})`);
   out.push(`- Nodes: ${nodes.length} (${[...kinds.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, c]) => `${md(k)} ${c}`).join(', ')})`);
   out.push(`- Edges: ${m} (${[...relations.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r, c]) => `${md(r)} ${c}`).join(', ')})`);
-  out.push(`- Communities: ${communities.length}${input.algorithm ? ` (${input.algorithm})` : ''}`);
+  out.push(`- Communities: ${communities.length}${input.algorithm ? ` (${md(input.algorithm)})` : ''}`);
   out.push(`- Confidence: EXTRACTED ${confidence.EXTRACTED} (${pct(confidence.EXTRACTED, m)}), INFERRED ${confidence.INFERRED} (${pct(confidence.INFERRED, m)}), AMBIGUOUS ${confidence.AMBIGUOUS} (${pct(confidence.AMBIGUOUS, m)})`);
   out.push(`- Unresolved call sites: ${unresolved}; dynamic hazards: ${(meta.hazards ?? []).length}`);
-  out.push(`- Failed to parse: ${failed.length}; skipped: ${skipped.length}`, '');
+  out.push(`- Failed to parse: ${failed}; skipped: ${skipped}`, '');
+}
 
-  // God nodes
+/** The god-node table; returns the hubs with their test counts. */
+function godNodes(out: string[], ig: IndexedGraph, csr: EdgeCsr): { node: number; tests: number }[] {
+  const nodes = ig.nodes;
   const degree = new Uint32Array(nodes.length);
   const inDeg = new Uint32Array(nodes.length);
-  const dependency = new Uint8Array(ig.src.length);
   for (let e = 0; e < ig.src.length; e++) {
     if (!isDependency(ig, e)) continue;
-    dependency[e] = 1;
     degree[ig.src[e]!]!++;
     degree[ig.dst[e]!]!++;
     inDeg[ig.dst[e]!]!++;
   }
   // The god_nodes tool's count (graph/test-reach.ts), so the report and the tool agree.
-  const reach = new TestReach(ig, edgeCsr(nodes.length, ig.src, ig.dst));
-  const testsOf = (i: number): number => reach.count(i);
+  const reach = new TestReach(ig, csr);
   // The GOD_NODES highest degrees (ties by id), picked in one pass instead of sorting every node.
   const godOrder = (a: number, b: number): number => degree[b]! - degree[a]! || (nodes[a]!.id < nodes[b]!.id ? -1 : 1);
   const gods: number[] = [];
@@ -170,89 +224,21 @@ export function renderReport(input: ReportInput): string {
     gods[at] = i;
   }
   out.push('## God nodes', '', `Symbols with the most dependency edges (calls, imports, inheritance, references), and how many test files reach each: test files with a test, helper or top-level code that reaches the symbol (or, for a type, one of its members) within ${TEST_REACH_DEPTH} hops of calls, references, named imports, inheritance or uses (the god_nodes tool counts the same way).`, '');
-  if (gods.length) {
+  const rows = gods.map((node) => ({ node, tests: reach.count(node) }));
+  if (rows.length) {
     out.push('| symbol | kind | file | degree | in | test files reaching |', '|---|---|---|---:|---:|---:|');
-    for (const i of gods) {
-      const n = nodes[i]!;
-      out.push(`| \`${md(nodeName(n))}\` | ${md(n.kind)} | ${md(n.source_file)} | ${degree[i]} | ${inDeg[i]} | ${testsOf(i)} |`);
+    for (const { node, tests } of rows) {
+      const n = nodes[node]!;
+      out.push(`| \`${md(nodeName(n))}\` | ${md(n.kind)} | ${md(n.source_file)} | ${degree[node]} | ${inDeg[node]} | ${tests} |`);
     }
   } else out.push('(no dependency edges)');
   out.push('');
+  return rows;
+}
 
-  // Communities
-  const shown = [...communities].sort((a, b) => b.size - a.size || a.id - b.id).slice(0, SHOWN_COMMUNITIES);
-  out.push('## Communities', '', `${communities.length} communities; the ${shown.length} largest:`, '');
-  if (shown.length) {
-    out.push('| id | label | size | cohesion |', '|---:|---|---:|---:|');
-    for (const c of shown) out.push(`| ${c.id} | ${md(c.label)} | ${c.size} | ${c.cohesion.toFixed(3)} |`);
-  }
-  out.push('');
-
-  // Surprising connections
-  const communityOf = new Int32Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) communityOf[i] = (nodes[i]!.community as number | undefined) ?? -1;
-  const community = (i: number): number => communityOf[i]!;
-  const crossing: number[] = [];
-  const scoreOf = new Float64Array(ig.src.length);
-  const seenPairs = new Set<string>();
-  const contains = relationId('contains');
-  for (let e = 0; e < ig.src.length; e++) {
-    if (!dependency[e] || ig.rel[e] === contains) continue;
-    const s = ig.src[e]!;
-    const t = ig.dst[e]!;
-    if (community(s) === community(t)) continue;
-    crossing.push(e);
-    scoreOf[e] = betweenness[s]! + betweenness[t]!;
-  }
-  // One row per node pair, and at most two rows per node, so one hub does not fill the table.
-  const top: { e: number; score: number }[] = [];
-  const uses = new Map<number, number>();
-  for (const e of bestFirst(crossing, scoreOf)) {
-    const s = { e, score: scoreOf[e]! };
-    const a = ig.src[s.e]!;
-    const b = ig.dst[s.e]!;
-    const key = `${a}>${b}`;
-    if (seenPairs.has(key) || (uses.get(a) ?? 0) >= 2 || (uses.get(b) ?? 0) >= 2) continue;
-    seenPairs.add(key);
-    uses.set(a, (uses.get(a) ?? 0) + 1);
-    uses.set(b, (uses.get(b) ?? 0) + 1);
-    top.push(s);
-    if (top.length >= SURPRISES) break;
-  }
-  out.push('## Surprising connections', '', 'Edges between different communities, ranked by the betweenness of their endpoints.', '');
-  if (top.length) {
-    out.push('| from | relation | to | communities | where | score |', '|---|---|---|---|---|---:|');
-    for (const { e, score } of top) {
-      const l = ig.links[e]!;
-      const s = nodes[ig.src[e]!]!;
-      const t = nodes[ig.dst[e]!]!;
-      out.push(`| \`${md(nodeName(s))}\` | ${md(l.relation)} | \`${md(nodeName(t))}\` | ${community(ig.src[e]!)} -> ${community(ig.dst[e]!)} | ${md(l.source_file)}:${md(l.source_location)} | ${score.toFixed(1)} |`);
-    }
-  } else out.push('(none: no dependency edge crosses communities)');
-  out.push('');
-
-  // Suggested questions
-  out.push('## Suggested questions', '');
-  const questions: string[] = [];
-  for (const i of gods.slice(0, 3)) {
-    questions.push(`What calls \`${md(nodeName(nodes[i]!))}\`, and which tests would break if it changed?`);
-  }
-  if (top[0]) {
-    const l = ig.links[top[0].e]!;
-    questions.push(`Why does \`${md(nodeName(nodes[ig.src[top[0].e]!]!))}\` (${md(l.source_file)}) depend on \`${md(nodeName(nodes[ig.dst[top[0].e]!]!))}\` in another community?`);
-  }
-  const biggest = shown[0];
-  if (biggest) questions.push(`What are the entry points of community ${biggest.id} (${md(biggest.label)})?`);
-  const loose = [...communities].filter((c) => c.size >= 5).sort((a, b) => a.cohesion - b.cohesion || a.id - b.id)[0];
-  if (loose) questions.push(`Community ${loose.id} (${md(loose.label)}) has the lowest cohesion (${loose.cohesion.toFixed(2)}): should it be split?`);
-  const ambiguous = doc.links.find((l) => l.confidence === 'AMBIGUOUS');
-  if (ambiguous) questions.push(`Which target does the ambiguous call at ${md(ambiguous.source_file)}:${md(ambiguous.source_location)} really reach?`);
-  if ((meta.hazards ?? []).length) questions.push('Where does the code dispatch dynamically (by name, eval, dynamic import), and what could those sites reach?');
-  const untested = gods.find((i) => testsOf(i) === 0);
-  if (untested !== undefined) questions.push(`\`${md(nodeName(nodes[untested]!))}\` is central but no test reaches it: what would a test for it look like?`);
-  out.push(...(questions.length ? questions.map((q) => `- ${q}`) : ['- (graph too small for suggestions)']), '');
-
-  // Failed and skipped files
+function failedAndSkipped(out: string[], doc: GraphDocument): void {
+  const failed = Object.entries(doc.graph.failed_files ?? {});
+  const skipped = Object.entries(doc.graph.skipped_files ?? {});
   out.push('## Files that failed to parse', '');
   out.push(...(failed.length ? failed.map(([f, msg]) => `- ${md(f)}: ${md(msg)}`) : ['(none)']), '');
   out.push('## Skipped files', '');
@@ -267,5 +253,4 @@ export function renderReport(input: ReportInput): string {
     if (skipped.length > 30) out.push(`- ... and ${skipped.length - 30} more (see graph.json graph.skipped_files)`);
   } else out.push('(none)');
   out.push('');
-  return out.join('\n');
 }

@@ -60,12 +60,7 @@ export function rankGraph(linked: Linked, loaded: LoadedCore, seed: number, fold
   const samples = indexed.nodes.length > 20000 ? 64 : 256;
   const key = communityCacheKey(structural, seed, samples, loaded.engine);
   const fromCache = cached ? loadCommunityCache(folder, key) : null;
-  // A positions-only update with the cached partition: nodes, files and partition are the previous
-  // graph's, so are its community labels (their name tokens are not counted again).
-  const labels = linked.mode === 'positions' && fromCache ? doc.graph.community_labels : undefined;
-  const communities = assignCommunities(doc, {
-    indexed, seed, core: loaded.core, ...(fromCache ? { partition: fromCache.partition } : {}), ...(labels ? { labels } : {}),
-  });
+  const communities = assignCommunities(doc, { indexed, seed, core: loaded.core, ...(fromCache ? { partition: fromCache.partition } : {}) });
   doc.graph.community_algorithm = communities.algorithm;
   step(fromCache ? 'communities (cached partition)' : 'communities');
   const betweenness = fromCache?.betweenness ?? nodeBetweenness(structural, { samples, seed, core: loaded.core });

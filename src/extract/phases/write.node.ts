@@ -90,7 +90,7 @@ export async function writeOutputs(
     cborWrite = stageAtomic(folder.graphCbor, snapshotBytes);
     cbor = { bytes: snapshotBytes.length, sum: snapshotChecksum(snapshotBytes)! };
     step('encode graph.cbor');
-    folder.write(folder.report, renderReport({ doc, indexed, communities: communities.communities, betweenness: ranked.betweenness, algorithm: communities.algorithm }));
+    folder.write(folder.report, renderReport({ doc, indexed, communities: communities.communities, algorithm: communities.algorithm }));
     step('report');
     await jsonWrite.commit();
     if (graphBytes) folder.wrote(folder.graphJson, graphBytes);
