@@ -57,7 +57,7 @@ export interface SymbolUse extends NodeFiles {
  * little about a part), used private symbols, the unused. A symbol outside the place the label names
  * comes after every symbol in it (a shared helper the partition put here says nothing about the place).
  */
-const NAME_TIERS = { code: 0, shape: 1, error: 2, private: 3, unused: 4, unusedPrivate: 5, elsewhere: 6 } as const;
+export const NAME_TIERS = { code: 0, shape: 1, error: 2, private: 3, unused: 4, unusedPrivate: 5, elsewhere: 6 } as const;
 const ERROR_NAME = /(error|exception)s?$/i;
 
 /** Each node's file (as an index) and whether it is test code. */
@@ -254,12 +254,13 @@ export function nameCommunity(ig: Pick<IndexedGraph, 'nodes'>, members: readonly
   const here = new Set<number>();
   for (const f of inFile.keys()) if (byFile ? f === file : files[f]!.startsWith(`${path}/`)) here.add(f);
 
-  // The best SHORTLIST candidates: tier ascending, then uses (by code; by anything for a test-only
-  // community) descending, then node order.
-  const primary = testOnly ? use.fromAny : use.fromCode;
+  // The best SHORTLIST candidates: tier ascending, then uses from other files descending (tests
+  // included: a library's front door is what its tests and its users call, rarely its own code), then
+  // uses by code, then node order.
+  const { fromAny, fromCode } = use;
   const rank = (v: NodeId): number => use.tier[v]! + (here.has(fileOf[v]!) ? 0 : NAME_TIERS.elsewhere);
   const before = (a: NodeId, ra: number, b: NodeId, rb: number): boolean =>
-    ra !== rb ? ra < rb : primary[a] !== primary[b] ? primary[a]! > primary[b]! : use.fromAny[a] !== use.fromAny[b] ? use.fromAny[a]! > use.fromAny[b]! : a < b;
+    ra !== rb ? ra < rb : fromAny[a] !== fromAny[b] ? fromAny[a]! > fromAny[b]! : fromCode[a] !== fromCode[b] ? fromCode[a]! > fromCode[b]! : a < b;
   const short: NodeId[] = [];
   const shortRank: number[] = [];
   for (let k = 0; k < members.length; k++) {

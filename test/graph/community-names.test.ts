@@ -152,3 +152,15 @@ test('a long symbol name is cut; a community without files is named so', () => {
   assert.equal(a, `src/a.ts — ${'veryLongName'.repeat(8).slice(0, 47)}…`);
   assert.equal(none, '(no file)');
 });
+
+test("a library's front door, used by its tests and users, names the community before plumbing its own code calls", () => {
+  const tests = Array.from({ length: 4 }, (_, i) => `tests/test_${i}.py#test_${i}`);
+  const doc = graph({
+    nodes: ['src/requests/sessions.py#Session', 'src/requests/utils.py#merge_setting', 'src/requests/models.py#Response', ...tests],
+    links: [
+      ...tests.map((t): [string, string] => [t, 'src/requests/sessions.py#Session']),
+      ['src/requests/sessions.py#Session', 'src/requests/utils.py#merge_setting'], ['src/requests/models.py#Response', 'src/requests/utils.py#merge_setting'],
+    ],
+  });
+  assert.deepEqual(names(doc, [[0, 1, 2]]), ['src/requests — Session, merge_setting']);
+});

@@ -62,9 +62,9 @@ async function resource(uri: string): Promise<string> {
 }
 
 test('synaptic://surprises lists the surprising connections of GRAPH_REPORT.md, in the same order, with the same reason', async () => {
-  // Report: "- `nut1` calls `bolt2` (src/nut/nut1.ts:L7): 1 of 2 links between ..." (the other: the test's call).
+  // Report: "- `nut1` calls `bolt2` (src/nut/nut1.ts:L7 -> src/bolt/bolt2.ts): 1 of 2 links between ..." (the other: the test's call).
   const fromReport = section('Surprising connections').split('\n').filter((l) => l.startsWith('- ')).map((l) => {
-    const m = /^- `[^`]*` (\S+) `[^`]*` \(([^)]*)\): (.*)\.$/.exec(l);
+    const m = /^- `[^`]*` (\S+) `[^`]*` \(([^)]*?)(?: -> [^)]*)?\): (.*)\.$/.exec(l);
     assert.ok(m, l);
     return `${m[1]} ${m[2]}: ${m[3]}`;
   });

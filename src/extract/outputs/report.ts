@@ -115,7 +115,8 @@ export function renderReport(input: ReportInput): string {
       const l = ig.links[s.edge]!;
       const from = ig.nodes[ig.src[s.edge]!]!;
       const to = ig.nodes[ig.dst[s.edge]!]!;
-      out.push(`- \`${md(nodeName(from))}\` ${md(l.relation)} \`${md(nodeName(to))}\` (${md(l.source_file)}:${md(l.source_location)}): ${whySurprising(s, name)}.`);
+      const target = to.kind === 'file' ? '' : ` -> ${md(to.source_file)}`;
+      out.push(`- \`${md(nodeName(from))}\` ${md(l.relation)} \`${md(nodeName(to))}\` (${md(l.source_file)}:${md(l.source_location)}${target}): ${whySurprising(s, name)}.`);
     }
   } else out.push('(none: every pair of communities that link is about as connected as their links predict)');
   out.push('');

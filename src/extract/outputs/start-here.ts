@@ -1,14 +1,14 @@
 import type { CommunityStats } from '../../graph/communities.ts';
 import type { SymbolUse } from '../../graph/community-names.ts';
-import { USE_MASK } from '../../graph/community-names.ts';
+import { NAME_TIERS, USE_MASK } from '../../graph/community-names.ts';
 import type { EdgeCsr, IndexedGraph } from '../../graph/indexed-graph.ts';
 import { relationMask, type NodeId } from '../../graph/model.ts';
 
 /**
  * "Start reading here" for GRAPH_REPORT.md: the handful of files and symbols a newcomer opens first.
  * Entry points (a file named like a module's front door, index / main / __init__ / mod / lib,
- * nearest the root, that imports or re-exports several files), then the most used public symbol of
- * each of the largest communities that is not test code, most used first. Browser-safe.
+ * nearest the root, that imports or re-exports several files), then the most used public function,
+ * class or method named in each of the largest communities with code, most used first. Browser-safe.
  */
 
 /** File stems that conventionally open a module or program. */
@@ -87,14 +87,16 @@ export function startReading(
     listedFiles.add(fileOf[v]!);
   }
 
-  // Community hubs: the first-named symbol of the largest communities that are not (mostly) tests,
-  // when it is used from elsewhere (tests count: a library's front door is used by its tests and users).
+  // Community hubs: the first-named symbol of the largest communities with code (a community of
+  // mostly tests is named by its code too), when it is used from elsewhere (tests count: a library's
+  // front door is used by its tests and its users).
   const hubs: { v: NodeId; c: CommunityStats }[] = [];
-  const bySize = [...communities].filter((c) => !c.mostlyTests && c.hubs.length).sort((a, b) => b.size - a.size || a.id - b.id);
+  const bySize = [...communities].filter((c) => !c.testOnly && c.hubs.length).sort((a, b) => b.size - a.size || a.id - b.id);
   for (const c of bySize) {
     if (items.length + hubs.length >= MAX_ITEMS) break;
-    const v = c.hubs[0]!;
-    if (listedFiles.has(fileOf[v]!) || use.fromAny[v]! < MIN_HUB_USES) continue;
+    // The community's most used public code (a type or an error says less where to start).
+    const v = c.hubs.find((h) => use.tier[h] === NAME_TIERS.code);
+    if (v === undefined || listedFiles.has(fileOf[v]!) || use.fromAny[v]! < MIN_HUB_USES) continue;
     listedFiles.add(fileOf[v]!);
     hubs.push({ v, c });
   }
@@ -122,7 +124,7 @@ export function startReading(
     items.push({
       node: v,
       community: c,
-      why: `${String(nodes[v]!.kind).replace(/_/g, ' ')} used from ${plural(use.fromAny[v]!, 'place')} in ${plural(files.length, 'other file')}${tests ? ` (${tests} of them tests)` : ''}; the most used symbol of community`,
+      why: `${String(nodes[v]!.kind).replace(/_/g, ' ')} used from ${plural(use.fromAny[v]!, 'place')} in ${plural(files.length, 'other file')}${tests ? ` (${tests} of them tests)` : ''}; the most used code of community`,
     });
   });
   return items;
