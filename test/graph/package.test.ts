@@ -6,9 +6,11 @@ import { extractorVersion } from '../../src/extract/identity.node.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
 
-test('PACKAGE_NAME is the name package.json publishes, and its command stays synaptic', () => {
+test('PACKAGE_NAME is the name package.json publishes; its command stays synaptic, with the package name as an alias', () => {
   assert.equal(PACKAGE_NAME, pkg.name);
-  assert.deepEqual(Object.keys(pkg.bin), ['synaptic']);
+  // npx -y synaptic-mcp runs a bin of that name straight from node_modules/.bin (a devDependency) or the
+  // global bin folder, without reading the dependency tree or asking the registry.
+  assert.deepEqual(pkg.bin, { synaptic: 'dist/cli/main.js', [PACKAGE_NAME]: 'dist/cli/main.js' });
 });
 
 test('packageVersion() and extractorVersion() read the version from package.json', () => {

@@ -148,6 +148,7 @@ test('the tarball installed into an empty project runs: --version, extract, expo
   t.diagnostic(`npm install in ${(install.ms / 1000).toFixed(1)} s; node_modules ${(duSize(modules) / MB).toFixed(1)} MB (synaptic-mcp ${(duSize(join(modules, PKG.name)) / MB).toFixed(1)} MB)`);
   assert.ok(duSize(modules) <= 80 * MB, `install ${duSize(modules)} bytes > 80 MB`);
   assert.ok(!existsSync(join(modules, PKG.name, 'src', 'cli')) && !existsSync(join(modules, 'tsx')), 'no sources, no dev tools');
+  assert.ok(existsSync(join(modules, '.bin', 'synaptic')) && existsSync(join(modules, '.bin', PKG.name)), 'the command and its package-name alias');
 
   // Offline from here: the project's own synaptic, nothing fetched.
   const offline = { npm_config_offline: 'true' };
