@@ -1,7 +1,7 @@
 import type { IndexedGraph } from './indexed-graph.ts';
 import { TYPE_KINDS } from './members.ts';
 import { relationMask, relationId, type GraphNode, type NodeId } from './model.ts';
-import { isTestFile } from './test-paths.ts';
+import { isTestFile, isTestPath } from './test-paths.ts';
 
 /**
  * Community names a person can read: where the community lives and what it is about, e.g.
@@ -56,8 +56,9 @@ export interface SymbolUse extends NodeFiles {
  * says more than the shapes of its data), then used public errors (raised from everywhere, they say
  * little about a part), used private symbols, the unused. A symbol outside the place the label names
  * comes after every symbol in it (a shared helper the partition put here says nothing about the place).
+ * Files and constructors never name one (`never`; a constructor's uses count for its type).
  */
-export const NAME_TIERS = { code: 0, shape: 1, error: 2, private: 3, unused: 4, unusedPrivate: 5, elsewhere: 6 } as const;
+export const NAME_TIERS = { code: 0, shape: 1, error: 2, private: 3, unused: 4, unusedPrivate: 5, elsewhere: 6, never: 255 } as const;
 const ERROR_NAME = /(error|exception)s?$/i;
 
 /** Each node's file (as an index) and whether it is test code. */
@@ -69,6 +70,22 @@ export interface NodeFiles {
   test: Uint8Array;
   /** Per file index: 1 for a test file. */
   testFile: Uint8Array;
+  /** Per file index: its folder's index in `dirs` ('.' for the root). */
+  dirOfFile: Int32Array;
+  dirs: string[];
+}
+
+/** Test-path answers by path, kept across runs (an update asks about the same paths again). Bounded. */
+const TEST_PATHS = new Map<string, boolean>();
+const TEST_PATHS_MAX = 1 << 17;
+
+function testPath(path: string): boolean {
+  let t = TEST_PATHS.get(path);
+  if (t === undefined) {
+    if (TEST_PATHS.size >= TEST_PATHS_MAX) TEST_PATHS.clear();
+    TEST_PATHS.set(path, (t = isTestPath(path)));
+  }
+  return t;
 }
 
 export function nodeFiles(ig: Pick<IndexedGraph, 'nodes' | 'idOf'>): NodeFiles {
@@ -91,10 +108,20 @@ export function nodeFiles(ig: Pick<IndexedGraph, 'nodes' | 'idOf'>): NodeFiles {
     fileOf[v] = file ? lastId : -1;
   }
   const testFile = new Uint8Array(files.length);
-  for (let f = 0; f < files.length; f++) if (isTestFile(ig, files[f]!)) testFile[f] = 1;
+  const dirOfFile = new Int32Array(files.length);
+  const dirs: string[] = [];
+  const dirIds = new Map<string, number>();
+  for (let f = 0; f < files.length; f++) {
+    const file = files[f]!;
+    if (isTestFile(ig, file, testPath)) testFile[f] = 1;
+    const dir = dirOf(file);
+    let d = dirIds.get(dir);
+    if (d === undefined) dirIds.set(dir, (d = dirs.push(dir) - 1));
+    dirOfFile[f] = d;
+  }
   const test = new Uint8Array(n);
   for (let v = 0; v < n; v++) if (fileOf[v]! >= 0 && testFile[fileOf[v]!]) test[v] = 1;
-  return { fileOf, files, test, testFile };
+  return { fileOf, files, test, testFile, dirOfFile, dirs };
 }
 
 /**
@@ -149,7 +176,8 @@ function countUses(ig: Pick<IndexedGraph, 'nodes' | 'idOf' | 'src' | 'dst' | 're
   for (let v = 0; v < n; v++) {
     const node = nodes[v]!;
     const used = fromAny[v]! > 0;
-    if (!isPublic(node)) tier[v] = used ? NAME_TIERS.private : NAME_TIERS.unusedPrivate;
+    if (node.kind === 'file' || node.kind === 'constructor') tier[v] = NAME_TIERS.never;
+    else if (!isPublic(node)) tier[v] = used ? NAME_TIERS.private : NAME_TIERS.unusedPrivate;
     else if (!used) tier[v] = NAME_TIERS.unused;
     else if (ERROR_NAME.test(String(node.label ?? ''))) tier[v] = NAME_TIERS.error;
     else tier[v] = SHAPE_KINDS.has(String(node.kind)) ? NAME_TIERS.shape : NAME_TIERS.code;
@@ -245,14 +273,20 @@ export function nameCommunity(ig: Pick<IndexedGraph, 'nodes'>, members: readonly
     sideSize++;
     inFile.set(fileOf[v]!, (inFile.get(fileOf[v]!) ?? 0) + 1);
   }
-  const inDir = new Map<string, number>();
-  for (const [f, c] of inFile) inDir.set(dirOf(files[f]!), (inDir.get(dirOf(files[f]!)) ?? 0) + c);
-  const [folder = ''] = topKey(inDir, (d) => d);
+  const { dirOfFile, dirs } = use;
+  const inDir = new Map<number, number>();
+  for (const [f, c] of inFile) inDir.set(dirOfFile[f]!, (inDir.get(dirOfFile[f]!) ?? 0) + c);
+  const [dir] = topKey(inDir, (d) => dirs[d]!);
+  const folder = dir === undefined ? '' : dirs[dir]!;
   const [file, most] = topKey(inFile, (f) => files[f]!);
   const byFile = file !== undefined && (folder === '.' || 2 * most > sideSize);
   const path = file === undefined ? '' : byFile ? files[file]! : folder;
+  const under = `${path}/`;
   const here = new Set<number>();
-  for (const f of inFile.keys()) if (byFile ? f === file : files[f]!.startsWith(`${path}/`)) here.add(f);
+  for (const f of inFile.keys()) {
+    const d = dirs[dirOfFile[f]!]!;
+    if (byFile ? f === file : d === path || d.startsWith(under)) here.add(f);
+  }
 
   // The best SHORTLIST candidates: tier ascending, then uses from other files descending (tests
   // included: a library's front door is what its tests and its users call, rarely its own code), then
@@ -265,8 +299,7 @@ export function nameCommunity(ig: Pick<IndexedGraph, 'nodes'>, members: readonly
   const shortRank: number[] = [];
   for (let k = 0; k < members.length; k++) {
     const v = members[k]!;
-    const kind = nodes[v]!.kind;
-    if (kind === 'file' || kind === 'constructor' || !onSide(v)) continue;
+    if (use.tier[v] === NAME_TIERS.never || !onSide(v)) continue;
     const r = rank(v);
     if (short.length === SHORTLIST && !before(v, r, short[SHORTLIST - 1]!, shortRank[SHORTLIST - 1]!)) continue;
     let at = Math.min(short.length, SHORTLIST - 1);

@@ -31,11 +31,11 @@ export interface TestFileGraph {
 
 /**
  * True when a file of the graph is test code: its file node is marked `is_test` by the extractor,
- * or its path follows the test conventions. The one definition for test reach, community names and
- * surprising connections.
+ * or its path follows the test conventions (`byPath`: isTestPath, or a memo of it). The one
+ * definition for test reach, community names and surprising connections.
  */
-export function isTestFile(g: TestFileGraph, file: string): boolean {
+export function isTestFile(g: TestFileGraph, file: string, byPath: (path: string) => boolean = isTestPath): boolean {
   if (file === '') return false;
   const id = g.idOf.get(file);
-  return (id !== undefined && g.nodes[id]!.is_test === true) || isTestPath(file);
+  return (id !== undefined && g.nodes[id]!.is_test === true) || byPath(file);
 }
