@@ -23,17 +23,11 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { LANGUAGE_IDS, queryName } from '../../src/extract/languages.ts';
 import { CLAUDE, CODEX, codexExec, installClient } from '../helpers/npm-clients.ts';
+import { localPrebuildEnv, packPackage, type Packed } from '../helpers/package.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
 const MB = 1e6;
-
-interface Packed {
-  tarball: string;
-  size: number;
-  unpackedSize: number;
-  files: string[];
-}
 
 let dir = '';
 let packed: Packed;
@@ -59,20 +53,6 @@ function duSize(path: string): number {
   return readdirSync(path).reduce((sum, name) => sum + duSize(join(path, name)), 0);
 }
 
-/**
- * This checkout's better-sqlite3 binary as the prebuild tarball its install script would download
- * (prebuild-install looks in $npm_config_better_sqlite3_local_prebuilds first).
- */
-function localPrebuilds(into: string): NodeJS.ProcessEnv {
-  const sqlite = join(ROOT, 'node_modules', 'better-sqlite3');
-  const version = (JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8')) as { version: string }).version;
-  if (!existsSync(join(sqlite, 'build', 'Release', 'better_sqlite3.node'))) return {};
-  mkdirSync(into, { recursive: true });
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  ok(run('tar', ['-czf', join(into, name), '-C', sqlite, 'build/Release/better_sqlite3.node'], into), 'tar of the local prebuild');
-  return { npm_config_better_sqlite3_local_prebuilds: into };
-}
-
 before(() => {
   assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'main.js')) && existsSync(join(ROOT, 'wasm', 'synaptic.wasm')), 'build first: npm run build');
   dir = mkdtempSync(join(tmpdir(), 'synaptic-package-'));
@@ -91,10 +71,8 @@ before(() => {
     npm_config_fund: 'false',
     npm_config_audit: 'false',
   };
-  Object.assign(env, localPrebuilds(join(dir, 'prebuilds')));
-  const pack = ok(run('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', dir], ROOT), 'npm pack');
-  const info = (JSON.parse(pack.stdout) as Array<{ filename: string; size: number; unpackedSize: number; files: Array<{ path: string }> }>)[0]!;
-  packed = { tarball: join(dir, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.files.map((f) => f.path).sort() };
+  Object.assign(env, localPrebuildEnv(ROOT, join(dir, 'prebuilds')));
+  packed = packPackage(ROOT, dir, env);
   app = join(dir, 'app');
   cpSync(join(ROOT, 'test', 'fixtures', 'repo'), app, { recursive: true });
   writeFileSync(join(app, 'package.json'), '{ "name": "app", "private": true }\n');
@@ -208,7 +186,7 @@ test('npx -y file:<tarball> serve, started the way an MCP client starts it, answ
   // file: makes it a package spec: a bare path to an existing file is a command to npx.
   const spec = `file:${packed.tarball}`;
   try {
-    for (const round of ['cold (npx installs the tarball)', 'warm (npx cache)']) {
+    for (const round of ['cold (npx installs the tarball)', 'warm (npx cache; a file: spec is resolved again on every start)']) {
       const started = Date.now();
       const client = new Client({ name: 'package-test', version: '1.0.0' });
       const transport = new StdioClientTransport({ command: 'npx', args: ['-y', spec, 'serve', '--graph', graph], cwd: elsewhere, env: env as Record<string, string>, stderr: 'pipe' });
