@@ -63,7 +63,7 @@ export function installClaude(opts: InstallOptions): InstallReport {
   for (const f of files) installJsonFile('claude', f.file, f.pieces, report, edits);
   writeManifest(opts.dataDir, edits);
   if (report.changed.length > 0 && !opts.global) {
-    const note = portabilityNote(opts.command, ['.mcp.json', '.claude/settings.json'], 'claude');
+    const note = portabilityNote(opts.command, ['.mcp.json', '.claude/settings.json'], 'claude', opts.project);
     if (note) report.notes.push(note);
     report.notes.push(
       'Claude Code asks once whether to use the project\'s .mcp.json servers: start claude in this repository and approve "synaptic" ' +

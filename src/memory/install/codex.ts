@@ -83,7 +83,7 @@ export function installCodex(opts: InstallOptions, env: NodeJS.ProcessEnv = proc
   installJsonFile('codex', hooksFile, hookPieces(CODEX_HOOKS, opts.command), report, edits);
   writeManifest(opts.dataDir, edits);
   if (report.changed.length > 0 && !opts.global) {
-    const note = portabilityNote(opts.command, ['.codex/config.toml', '.codex/hooks.json'], 'codex');
+    const note = portabilityNote(opts.command, ['.codex/config.toml', '.codex/hooks.json'], 'codex', opts.project);
     if (note) report.notes.push(note);
   }
   report.notes.push(...trustNotes(opts, report.changed.length > changedBefore, env));

@@ -102,13 +102,19 @@ export function displayCommand(launch: LaunchCommand): string {
  * The note for a project install about who else can run the command its files name (the files are
  * meant to be committed), or null when there is nothing to say.
  */
-export function portabilityNote(launch: LaunchCommand, files: string[], verb: string): string | null {
+export function portabilityNote(launch: LaunchCommand, files: string[], verb: string, project?: string): string | null {
   const names = files.join(' and ');
   if (launch.portability === 'npx') {
+    const own = project !== undefined && existsSync(join(project, 'node_modules', PACKAGE_NAME, 'package.json'));
     return (
       `${names} run synaptic as \`${displayCommand(launch)}\`, which works on every machine with Node and npm: ` +
       `npx uses the repository's own ${PACKAGE_NAME} when it is a dependency (npm install -D ${PACKAGE_NAME} pins the version for the team), ` +
-      'else it installs the package on the first start and reuses it after.'
+      'else it installs the package on the first start and reuses it after.' +
+      // Until the package is on the registry, npx can only run a copy the repository holds.
+      (own
+        ? ''
+        : ` This repository has no ${PACKAGE_NAME} in node_modules: if the registry has no ${PACKAGE_NAME} for npx to fetch, the client cannot start the server; ` +
+          `then add it (npm install -D <a ${PACKAGE_NAME} tarball or checkout>) or put synaptic on PATH (npm link in a checkout) and install again with --local-bin.`)
     );
   }
   if (launch.portability === 'path') {
