@@ -1,25 +1,51 @@
 /**
- * Parents and grandparents of many nodes of one tree in one forward walk. `Node.parent` in
- * tree-sitter walks down from the root, O(depth) per call, so asking it for every captured node of
- * a deeply nested file is quadratic; a tree cursor moved forward (next sibling, first child, up)
- * visits each node at most once for all of them. Browser-safe.
+ * Parents, grandparents and preceding siblings of many nodes of one tree in one forward walk.
+ * `Node.parent` and `Node.previousNamedSibling` in tree-sitter walk down from the root, O(depth)
+ * per call, so asking them for every definition of a deeply nested file is quadratic; a tree
+ * cursor moved forward (next sibling, first child, up) visits each node at most once for all of
+ * them. Browser-safe.
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node, TreeCursor } from 'web-tree-sitter';
 
-/** The parent and grandparent of a node (null above the root). */
-export type Ancestors = readonly [parent: Node | null, grandparent: Node | null];
+/** What precedes a node among its siblings. */
+export interface Preceding {
+  /** The named siblings right before it whose types were asked for (comments, attributes), nearest last. */
+  nodes: readonly Node[];
+  /** No named sibling precedes it. */
+  first: boolean;
+}
 
-const NONE: Ancestors = [null, null];
+/** A node's parent and grandparent (null above the root), and what precedes it, its parent and its grandparent. */
+export interface Surroundings {
+  parent: Node | null;
+  grandparent: Node | null;
+  before: readonly [Preceding, Preceding, Preceding];
+}
 
-/** Node id -> its parent and grandparent, for each of `targets` (nodes of the tree under `root`). */
-export function ancestorsOf(root: Node, targets: readonly Node[]): Map<number, Ancestors> {
-  const out = new Map<number, Ancestors>();
+const NOTHING: Preceding = { nodes: [], first: true };
+const NONE: Surroundings = { parent: null, grandparent: null, before: [NOTHING, NOTHING, NOTHING] };
+/** Preceding siblings kept per node (a doc comment, then attributes between it and the node). */
+const MAX_PRECEDING = 16;
+
+interface Level { node: Node; before: Preceding }
+
+/**
+ * Node id -> surroundings, for each of `targets` (nodes of the tree under `root`). `precedingTypes`:
+ * the sibling types `before` lists (others only end a run of them).
+ */
+export function surroundingsOf(root: Node, targets: readonly Node[], precedingTypes: ReadonlySet<string> = new Set()): Map<number, Surroundings> {
+  const out = new Map<number, Surroundings>();
   if (!targets.length) return out;
   const sorted = [...targets].sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
   const cursor = root.walk();
   try {
     // The nodes from `root` down to the cursor's node.
-    const path: Node[] = [root];
+    const path: Level[] = [{ node: root, before: NOTHING }];
+    const found = (k: number): Surroundings => ({
+      parent: k > 0 ? path[k - 1]!.node : null,
+      grandparent: k > 1 ? path[k - 2]!.node : null,
+      before: [path[k]!.before, k > 0 ? path[k - 1]!.before : NOTHING, k > 1 ? path[k - 2]!.before : NOTHING],
+    });
     for (const t of sorted) {
       if (out.has(t.id)) continue;
       const s = t.startIndex;
@@ -27,10 +53,10 @@ export function ancestorsOf(root: Node, targets: readonly Node[]): Map<number, A
       // Forward (later siblings) or up until the cursor's node contains the target.
       for (;;) {
         const top = path[path.length - 1]!;
-        if (top.startIndex <= s && e <= top.endIndex) break;
-        if (path.length > 1 && top.endIndex <= s && nextContaining(cursor, s, e)) {
-          path[path.length - 1] = cursor.currentNode;
-          break;
+        if (top.node.startIndex <= s && e <= top.node.endIndex) break;
+        if (path.length > 1 && top.node.endIndex <= s) {
+          const next = nextContaining(cursor, s, e, after(top.before, top.node, precedingTypes), precedingTypes);
+          if (next) { path[path.length - 1] = next; break; }
         }
         if (path.length === 1) break;
         cursor.gotoParent();
@@ -38,21 +64,20 @@ export function ancestorsOf(root: Node, targets: readonly Node[]): Map<number, A
       }
       // A node of the same range as its parent may be the parent of the last target found.
       let k = path.length - 1;
-      while (k > 0 && path[k]!.id !== t.id && path[k]!.startIndex === s && path[k]!.endIndex === e) k--;
-      if (path[k]!.id === t.id) {
-        out.set(t.id, [k > 0 ? path[k - 1]! : null, k > 1 ? path[k - 2]! : null]);
+      while (k > 0 && path[k]!.node.id !== t.id && path[k]!.node.startIndex === s && path[k]!.node.endIndex === e) k--;
+      if (path[k]!.node.id === t.id) {
+        out.set(t.id, found(k));
         continue;
       }
       // Down through the children that contain it.
-      let found = false;
-      while (!found && cursor.gotoFirstChild()) {
-        if (!containsTarget(cursor, s, e) && !nextContaining(cursor, s, e)) { cursor.gotoParent(); break; }
-        const node = cursor.currentNode;
-        path.push(node);
-        found = node.id === t.id;
+      let hit = false;
+      while (!hit && cursor.gotoFirstChild()) {
+        const level = containing(cursor, s, e) ? { node: cursor.currentNode, before: NOTHING } : nextContaining(cursor, s, e, passed(cursor, NOTHING, precedingTypes), precedingTypes);
+        if (!level) { cursor.gotoParent(); break; }
+        path.push(level);
+        hit = level.node.id === t.id;
       }
-      const n = path.length;
-      out.set(t.id, found ? [n > 1 ? path[n - 2]! : null, n > 2 ? path[n - 3]! : null] : NONE);
+      out.set(t.id, hit ? found(path.length - 1) : NONE);
     }
   } finally {
     cursor.delete();
@@ -60,15 +85,31 @@ export function ancestorsOf(root: Node, targets: readonly Node[]): Map<number, A
   return out;
 }
 
-function containsTarget(cursor: { startIndex: number; endIndex: number }, s: number, e: number): boolean {
+function containing(cursor: TreeCursor, s: number, e: number): boolean {
   return cursor.startIndex <= s && e <= cursor.endIndex;
 }
 
-/** Moves to the first later sibling that contains [s, e); false (cursor moved to the last sibling) when none does. */
-function nextContaining(cursor: { startIndex: number; endIndex: number; gotoNextSibling(): boolean }, s: number, e: number): boolean {
+/** What precedes the sibling after `node`, given what precedes `node`. */
+function after(before: Preceding, node: Node, types: ReadonlySet<string>): Preceding {
+  if (!node.isNamed) return before;
+  return { nodes: types.has(node.type) ? [...before.nodes.slice(1 - MAX_PRECEDING), node] : [], first: false };
+}
+
+/** `after` for the cursor's node (materialized only when it is of a listed type). */
+function passed(cursor: TreeCursor, before: Preceding, types: ReadonlySet<string>): Preceding {
+  if (!cursor.nodeIsNamed) return before;
+  return { nodes: types.has(cursor.nodeType) ? [...before.nodes.slice(1 - MAX_PRECEDING), cursor.currentNode] : [], first: false };
+}
+
+/**
+ * Moves to the first later sibling that contains [s, e) (`before`: what precedes the next sibling)
+ * and returns it; null (the cursor left on some later sibling) when none does.
+ */
+function nextContaining(cursor: TreeCursor, s: number, e: number, before: Preceding, types: ReadonlySet<string>): Level | null {
   while (cursor.gotoNextSibling()) {
-    if (containsTarget(cursor, s, e)) return true;
-    if (cursor.startIndex > s) return false;
+    if (containing(cursor, s, e)) return { node: cursor.currentNode, before };
+    if (cursor.startIndex > s) return null;
+    before = passed(cursor, before, types);
   }
-  return false;
+  return null;
 }

@@ -161,4 +161,9 @@ export interface FileFacts {
    * definition's.
    */
   folded?: { definitions: number; line: number };
+  /**
+   * The tags query ran out of its work budget (a pattern made quadratic by pathological nesting)
+   * and stopped after this line: what follows has no definitions, calls or statements.
+   */
+  queryStopped?: { line: number };
 }

@@ -11,6 +11,7 @@ import {
   FACTS_VERSION, MAX_NESTING, MAX_QNAME_CHARS, type CallFact, type FileFacts, type HazardFact, type SymbolFact, type TypeRefFact,
 } from './facts.ts';
 import { applyAncestorPredicates } from './ancestor-predicates.ts';
+import { surroundingsOf, type Preceding } from './ancestors.ts';
 import type { LanguageId } from './languages.ts';
 import { specFor } from './lang/index.ts';
 import type { DefInfo, Sink } from './lang/spec.ts';
@@ -23,10 +24,24 @@ const KINDS: ReadonlyMap<string, NodeKind> = new Map<string, NodeKind>([
   ['module', 'module'], ['namespace', 'namespace'], ['package', 'package'], ['constant', 'constant'],
   ['variable', 'variable'], ['field', 'field'],
 ]);
+/** The tags query's work budget: this many progress steps, plus QUERY_BUDGET_PER_NODE per syntax node. */
+const QUERY_BUDGET_FLOOR = 2000;
+const QUERY_BUDGET_PER_NODE = 1 / 8;
 const TYPE_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum']);
 const HEADER_KINDS: ReadonlySet<NodeKind> = new Set(['function', 'method', 'constructor']);
 
 interface Item { cap: string; node: Node; callee: Node | undefined }
+
+const NOTHING_BEFORE: DefInfo['before'] = [{ nodes: [], first: true }, { nodes: [], first: true }, { nodes: [], first: true }] as const satisfies Preceding[];
+
+/** Sibling types a doc comment may sit among (comments, attributes, annotations), per grammar. */
+const precedingTypes = new WeakMap<object, ReadonlySet<string>>();
+function precedingTypesOf(root: Node): ReadonlySet<string> {
+  const language = root.tree.language;
+  let types = precedingTypes.get(language);
+  if (!types) precedingTypes.set(language, (types = new Set(language.types.filter((t) => t && /comment|attribute|annotation/.test(t)))));
+  return types;
+}
 
 /**
  * Extracts the facts of one file. Throws `Error("Cannot parse ...")` when the grammar yields no
@@ -39,7 +54,17 @@ export async function extractFileFacts(input: { path: string; source: string; la
   if (!tree) throw new Error(`Cannot parse "${path}": the ${language} parser returned no tree`);
   try {
     const root = tree.rootNode;
-    return collect(path, source, language, root, applyAncestorPredicates(rt.query, root, rt.query.matches(root)));
+    // A work budget, in the query's progress steps: real code takes under 1 per 60 syntax nodes; a
+    // pattern that keeps matches open across deep nesting takes several per node and quadratic time.
+    const budget = QUERY_BUDGET_FLOOR + root.descendantCount * QUERY_BUDGET_PER_NODE;
+    let steps = 0;
+    const matches = rt.query.matches(root, { progressCallback: () => ++steps > budget });
+    const facts = collect(path, source, language, root, applyAncestorPredicates(rt.query, root, matches));
+    if (steps > budget) {
+      const last = matches[matches.length - 1]?.captures[0]?.node;
+      facts.queryStopped = { line: last ? last.startPosition.row + 1 : 1 };
+    }
+    return facts;
   } finally {
     tree.delete();
   }
@@ -105,12 +130,15 @@ function collect(
     if (folded) folded.definitions++;
     else folded = { definitions: 1, line: raw.node.startPosition.row + 1 };
   };
+  const around = surroundingsOf(root, rawDefs.map((r) => r.node), precedingTypesOf(root));
   for (const raw of rawDefs) {
     while (stack.length && defs[stack[stack.length - 1]!]!.node.endIndex < raw.node.endIndex) stack.pop();
     const parent = stack.length ? stack[stack.length - 1]! : -1;
+    const tree = around.get(raw.node.id);
     const def: DefInfo = {
       node: raw.node, nameNode: raw.nameNode, kind: raw.kind, parent,
       parentKind: parent >= 0 ? defs[parent]!.kind : null, parentName: parent >= 0 ? names[parent]!.name : null,
+      parentNode: tree?.parent ?? null, grandparentNode: tree?.grandparent ?? null, before: tree?.before ?? NOTHING_BEFORE,
     };
     if (raw.owner) def.owner = raw.owner;
     if (def.kind === 'function' && ((def.parentKind && TYPE_LIKE.has(def.parentKind)) || raw.owner)) def.kind = 'method';
@@ -193,7 +221,7 @@ function collect(
     if (path) (symbols[owner]!.bases ??= []).push({ name: path, relation, line: node.startPosition.row + 1 });
   };
   const sink: Sink = {
-    imports: [], exports: [], bindings: [],
+    imports: [], exports: [], bindings: [], marks: new Set(),
     get scope() { return scope; },
     hazard(kind, node, key) {
       // Sliced from the source: the text of a node nested 5,000 deep would be copied at every level.

@@ -30,6 +30,7 @@ export function positionFreeShape(f: FileFacts): string {
     lines: 0,
     syntaxErrors: f.syntaxErrors ? f.syntaxErrors.length : undefined,
     folded: f.folded ? f.folded.definitions : undefined,
+    queryStopped: f.queryStopped ? true : undefined,
     symbols: syms.map((s, i) => ({ ...s, span: reach[i], bases: s.bases?.map((b) => ({ ...b, line: 0 })) })),
     imports: f.imports.map((x) => ({ ...x, line: 0 })),
     exports: f.exports.map((x) => ({ ...x, line: 0 })),

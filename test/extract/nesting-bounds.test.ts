@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Node } from 'web-tree-sitter';
-import { ancestorsOf } from '../../src/extract/ancestors.ts';
+import { surroundingsOf } from '../../src/extract/ancestors.ts';
 import { MAX_NESTING, MAX_QNAME_CHARS } from '../../src/extract/facts.ts';
 import { extractFileFacts } from '../../src/extract/file-facts.ts';
 import { runtimeFor } from '../../src/extract/parser.ts';
@@ -61,9 +61,9 @@ test('ordinary nesting keeps every definition and no note', async () => {
     'syntax error at line 3; 1 definition from line 40 nested deeper than 32 levels or named over 512 characters, folded into the enclosing one (partially extracted)');
 });
 
-test('ancestorsOf() gives every node of a tree the parent and grandparent Node.parent gives', async () => {
+test('surroundingsOf() gives every node of a tree the parent, grandparent and preceding comments tree-sitter gives', async () => {
   const source = [
-    'import { a } from "b";', 'export const o = { m() { return [1, (2), { k: () => x }] }, p: function () {} };',
+    '// one', 'import { a } from "b"; /* two */ /* three */', 'export const o = { m() { return [1, (2), { k: () => x }] }, /** p */ p: function () {} };',
     'class A extends B { #f = 1; static { a } get g() { return this.#f } }', 'a', 'label: for (;;) { if (a) break label; else { ; } }',
     'const t = `x${y}z`; export default function () { try { a() } catch { } finally { } }', '',
   ].join('\n');
@@ -78,11 +78,16 @@ test('ancestorsOf() gives every node of a tree the parent and grandparent Node.p
       while (!c.gotoNextSibling()) if (!c.gotoParent()) { more = false; break; }
     }
     c.delete();
-    const found = ancestorsOf(tree.rootNode, [...all].reverse());
+    const found = surroundingsOf(tree.rootNode, [...all].reverse(), new Set(['comment']));
     for (const n of all) {
-      const [parent, grandparent] = found.get(n.id) ?? [undefined, undefined];
-      assert.equal(parent?.id ?? null, n.parent?.id ?? null, `parent of ${n.type} at ${n.startIndex}`);
-      assert.equal(grandparent?.id ?? null, n.parent?.parent?.id ?? null, `grandparent of ${n.type} at ${n.startIndex}`);
+      const at = `${n.type} at ${n.startIndex}`;
+      const s = found.get(n.id)!;
+      assert.equal(s.parent?.id ?? null, n.parent?.id ?? null, `parent of ${at}`);
+      assert.equal(s.grandparent?.id ?? null, n.parent?.parent?.id ?? null, `grandparent of ${at}`);
+      const prev = n.previousNamedSibling;
+      assert.equal(s.before[0].first, prev === null, `first of ${at}`);
+      assert.equal(s.before[0].nodes.at(-1)?.id ?? null, prev?.type === 'comment' ? prev.id : null, `comment before ${at}`);
+      assert.equal(s.before[1].nodes.at(-1)?.id ?? null, n.parent?.previousNamedSibling?.type === 'comment' ? n.parent.previousNamedSibling.id : null, `comment before the parent of ${at}`);
     }
     assert.ok(all.length > 150);
   } finally {

@@ -6,8 +6,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { Param, Visibility } from '../../graph/model.ts';
 import type { NamePath } from '../facts.ts';
-import { makeExpr } from './expr.ts';
-import { firstCommentLine, headerText, precedingComment, unquote, type DefInfo, type LangSpec, type SignatureInfo, type Sink } from './spec.ts';
+import { makeExpr, MAX_TYPE_DEPTH } from './expr.ts';
+import { firstCommentLine, headerText, plainText, precedingComment, unquote, type DefInfo, type LangSpec, type SignatureInfo, type Sink } from './spec.ts';
 
 const COMMENTS = ['comment'];
 const TYPE_LIKE = new Set(['class', 'interface', 'struct', 'trait', 'enum']);
@@ -15,13 +15,14 @@ const NULLISH = new Set(['null', 'undefined', 'void', 'never']);
 /** Generic wrappers whose value is the first type argument (awaited, read-only views). */
 const UNWRAP = new Set(['Promise', 'PromiseLike', 'Readonly', 'Awaited', 'NonNullable', 'Required', 'Partial']);
 
-function typePath(node: Node): NamePath | undefined {
+function typePath(node: Node, depth = 0): NamePath | undefined {
+  if (depth > MAX_TYPE_DEPTH) return undefined; // (a type nested 20,000 deep would overflow the stack)
   switch (node.type) {
     case 'type_annotation':
     case 'parenthesized_type':
     case 'readonly_type': {
       const c = node.lastNamedChild;
-      return c ? typePath(c) : undefined;
+      return c ? typePath(c, depth + 1) : undefined;
     }
     case 'type_identifier':
     case 'identifier':
@@ -32,11 +33,11 @@ function typePath(node: Node): NamePath | undefined {
       return node.text.replace(/\s+/g, '').split('.');
     case 'generic_type': {
       const name = node.childForFieldName('name');
-      const path = name ? typePath(name) : undefined;
+      const path = name ? typePath(name, depth + 1) : undefined;
       if (path && path.length === 1 && UNWRAP.has(path[0]!)) {
         const args = node.childForFieldName('type_arguments');
         const first = args?.firstNamedChild;
-        return first ? typePath(first) : undefined;
+        return first ? typePath(first, depth + 1) : undefined;
       }
       return path;
     }
@@ -46,7 +47,7 @@ function typePath(node: Node): NamePath | undefined {
         if (!c) continue;
         if (c.type === 'literal_type' || (c.type === 'predefined_type' && NULLISH.has(c.text))) continue;
         if (found) return undefined;
-        found = typePath(c);
+        found = typePath(c, depth + 1);
         if (!found) return undefined;
       }
       return found;
@@ -83,9 +84,9 @@ function stringValue(node: Node | null | undefined): string | undefined {
   return undefined;
 }
 
+/** The `export` statement of a definition: its parent, or its grandparent for `export const f = ...`. */
 function exportStatementOf(def: DefInfo): Node | null {
-  let n: Node | null = def.node.parent;
-  if (def.node.type === 'variable_declarator') n = n?.parent ?? null; // lexical_declaration -> export
+  const n = def.node.type === 'variable_declarator' ? def.grandparentNode : def.parentNode; // lexical_declaration -> export
   return n && n.type === 'export_statement' ? n : null;
 }
 
@@ -108,7 +109,7 @@ function visibility(def: DefInfo): { visibility: Visibility; exported: boolean; 
   if (def.node.type === 'assignment_expression') return { visibility: 'public', exported: true };
   const exp = exportStatementOf(def);
   // Inside `declare module` / namespaces without `export`, and ambient declarations: visible.
-  const ambient = def.node.parent?.type === 'ambient_declaration';
+  const ambient = def.parentNode?.type === 'ambient_declaration';
   if (exp) return { visibility: 'public', exported: true, isDefault: hasChild(exp, 'default') || undefined };
   return { visibility: ambient ? 'public' : 'internal', exported: ambient };
 }
@@ -146,21 +147,21 @@ function signature(def: DefInfo, source: string): SignatureInfo | undefined {
   if (fn.type === 'variable_declarator' || fn.type === 'public_field_definition' || fn.type === 'field_definition' || fn.type === 'assignment_expression' || fn.type === 'pair') {
     const v = fn.childForFieldName('value') ?? fn.childForFieldName('right');
     if (!v) return undefined;
-    if (v.type === 'object') return { params: [], raw: headerText(fn, v, source) };
-    const raw = headerText(fn, v.childForFieldName('body'), source);
+    if (v.type === 'object') return { params: [], raw: headerText(fn, v, source, COMMENTS) };
+    const raw = headerText(fn, v.childForFieldName('body'), source, COMMENTS);
     fn = v;
-    return finish(fn, raw);
+    return finish(fn, raw, source);
   }
   const head = exportStatementOf(def) ?? fn;
-  return finish(fn, headerText(head, fn.childForFieldName('body'), source));
+  return finish(fn, headerText(head, fn.childForFieldName('body'), source, COMMENTS), source);
 }
 
-function finish(fn: Node, raw: string): SignatureInfo {
+function finish(fn: Node, raw: string, source: string): SignatureInfo {
   const params = paramsOf(fn.childForFieldName('parameters') ?? fn.childForFieldName('parameter'));
   const sig: SignatureInfo = { params, raw };
   const rt = fn.childForFieldName('return_type');
   if (rt) {
-    sig.returns = rt.text.replace(/^:\s*/, '');
+    sig.returns = plainText(rt, source, COMMENTS).replace(/^:\s*/, '');
     const p = typePath(rt);
     if (p) sig.returnPath = p;
   }
@@ -168,9 +169,10 @@ function finish(fn: Node, raw: string): SignatureInfo {
 }
 
 function doc(def: DefInfo): string | undefined {
-  let n: Node = exportStatementOf(def) ?? def.node;
-  if (def.node.type === 'variable_declarator' && n === def.node && def.node.parent) n = def.node.parent;
-  const c = precedingComment(n, COMMENTS);
+  // Before the export statement; else before `const` of a declarator.
+  const declarator = def.node.type === 'variable_declarator';
+  const level = exportStatementOf(def) ? (declarator ? 2 : 1) : declarator && def.parentNode ? 1 : 0;
+  const c = precedingComment(def, level, COMMENTS);
   return c ? firstCommentLine(c.text) : undefined;
 }
 
@@ -238,6 +240,11 @@ function readExport(node: Node, sink: Sink, scope: number): void {
   if (node.type === 'assignment_expression') {
     readModuleExports(node, sink);
     return;
+  }
+  // `export const a = ...`: readDeclarator marks the binding exported.
+  const decl = node.childForFieldName('declaration');
+  if (decl && (decl.type === 'lexical_declaration' || decl.type === 'variable_declaration')) {
+    for (const d of decl.namedChildren) if (d?.type === 'variable_declarator') sink.marks.add(d.id);
   }
   const line = node.startPosition.row + 1;
   const src = stringValue(node.childForFieldName('source'));
@@ -339,6 +346,7 @@ function readDeclarator(node: Node, scope: number, sink: Sink): void {
       const args = value.childForFieldName('arguments');
       const mod = stringValue(args?.firstNamedChild);
       if (mod !== undefined) {
+        sink.marks.add(value.id); // (no side-effect import of its own: see specialCall)
         const line = node.startPosition.row + 1;
         if (name.type === 'identifier') sink.imports.push({ module: mod, imported: '*', local: name.text, line, scope });
         else if (name.type === 'object_pattern') {
@@ -362,7 +370,7 @@ function readDeclarator(node: Node, scope: number, sink: Sink): void {
     return;
   }
   const b: { scope: number; name: string; type?: NamePath; value?: ReturnType<typeof expr>; exported?: boolean } = { scope, name: name.text };
-  if (scope < 0 && node.parent?.parent?.type === 'export_statement') b.exported = true;
+  if (scope < 0 && sink.marks.has(node.id)) b.exported = true; // marked by readExport
   const tp = type ? typePath(type) : undefined;
   if (tp) b.type = tp;
   if (value) {
@@ -476,7 +484,7 @@ export const ECMASCRIPT_SPEC: LangSpec = {
         const args = call.childForFieldName('arguments');
         const mod = stringValue(args?.firstNamedChild);
         if (mod === undefined) sink.hazard('dynamic_import', call);
-        else if (call.parent?.type !== 'variable_declarator') sink.imports.push({ module: mod, imported: '', local: '', line: call.startPosition.row + 1, scope: -1 });
+        else if (!sink.marks.has(call.id)) sink.imports.push({ module: mod, imported: '', local: '', line: call.startPosition.row + 1, scope: -1 }); // a declarator's value: read by readDeclarator
         return true;
       }
       return false;

@@ -27,6 +27,8 @@ export interface ExprTables {
 
 const UNK: Expr = { k: 'unk' };
 export const MAX_EXPR_DEPTH = 6;
+/** Type expressions nested deeper are not named (`Promise<Promise<...>>` 20,000 deep would overflow the stack). */
+export const MAX_TYPE_DEPTH = 64;
 
 /** Builds the `expr` hook of a language from its tables. */
 export function makeExpr(t: ExprTables): (node: Node, depth: number) => Expr {

@@ -7,7 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import type { Param, Visibility } from '../../graph/model.ts';
 import type { NamePath } from '../facts.ts';
 import { makeExpr, type ExprTables } from './expr.ts';
-import { firstCommentLine, headerText, precedingComment, type DefInfo, type LangSpec, type SignatureInfo, type Sink } from './spec.ts';
+import { firstCommentLine, headerText, plainText, precedingComment, type DefInfo, type LangSpec, type SignatureInfo, type Sink } from './spec.ts';
 
 const TYPE_LIKE = new Set(['class', 'interface', 'struct', 'trait', 'enum']);
 
@@ -64,7 +64,7 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
   const signature = (def: DefInfo, source: string): SignatureInfo | undefined => {
     const node = def.node;
     const body = node.childForFieldName('body');
-    const raw = headerText(node, body, source);
+    const raw = headerText(node, body, source, o.comments);
     const list = node.childForFieldName(paramsField);
     const params: Param[] = [];
     if (list) for (const c of list.namedChildren) if (c) params.push(...o.param(c));
@@ -72,7 +72,7 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
     for (const f of o.returnFields ?? []) {
       const rt = node.childForFieldName(f);
       if (rt) {
-        sig.returns = rt.text.replace(/^(->|:)\s*/, '');
+        sig.returns = plainText(rt, source, o.comments).replace(/^(->|:)\s*/, '');
         const p = o.typePath(rt);
         if (p) sig.returnPath = p;
         break;
@@ -100,13 +100,14 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
         const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
         if (str && str.type === 'string') return firstCommentLine(str.text.replace(/^[a-zA-Z]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, ''));
       }
-      let n: Node = def.node;
-      if (n.parent && /^(decorated_definition|template_declaration|type_declaration)$/.test(n.parent.type) && n.parent.firstNamedChild?.id === n.id) n = n.parent;
-      let c = precedingComment(n, o.comments);
+      const wrapped = def.parentNode && /^(decorated_definition|template_declaration|type_declaration)$/.test(def.parentNode.type) && def.before[0].first;
+      const level = wrapped ? 1 : 0;
+      let c = precedingComment(def, level, o.comments);
       // Skip attribute/annotation lines between doc and declaration (Rust `#[..]`, C# `[..]`).
-      while (!c && n.previousNamedSibling && /attribute|annotation/.test(n.previousNamedSibling.type)) {
-        n = n.previousNamedSibling;
-        c = precedingComment(n, o.comments);
+      const run = def.before[level].nodes;
+      for (let i = run.length - 1; !c && i >= 0 && /attribute|annotation/.test(run[i]!.type); i--) {
+        const prev = run[i - 1];
+        if (prev && o.comments.includes(prev.type) && run[i]!.startPosition.row - prev.endPosition.row <= 1) c = prev;
       }
       return c ? firstCommentLine(c.text) : undefined;
     },

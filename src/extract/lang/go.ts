@@ -1,20 +1,22 @@
 /** Go hooks: import specs (aliases, package names), receivers, `:=` and `var` bindings, composite literals. */
 import type { Node } from 'web-tree-sitter';
+import { MAX_TYPE_DEPTH } from './expr.ts';
 import type { Param } from '../../graph/model.ts';
 import type { Expr, NamePath } from '../facts.ts';
 import { makeGenericSpec } from './generic.ts';
 import { unquote, type LangSpec } from './spec.ts';
 
-function typePath(n: Node): NamePath | undefined {
+function typePath(n: Node, depth = 0): NamePath | undefined {
+  if (depth > MAX_TYPE_DEPTH) return undefined; // (a type nested 20,000 deep would overflow the stack)
   switch (n.type) {
     case 'type_identifier': case 'identifier': case 'package_identifier': return [n.text];
-    case 'pointer_type': case 'parenthesized_type': { const c = n.lastNamedChild; return c ? typePath(c) : undefined; }
+    case 'pointer_type': case 'parenthesized_type': { const c = n.lastNamedChild; return c ? typePath(c, depth + 1) : undefined; }
     case 'qualified_type': {
       const p = n.childForFieldName('package');
       const t = n.childForFieldName('name');
       return p && t ? [p.text, t.text] : undefined;
     }
-    case 'generic_type': { const t = n.childForFieldName('type'); return t ? typePath(t) : undefined; }
+    case 'generic_type': { const t = n.childForFieldName('type'); return t ? typePath(t, depth + 1) : undefined; }
     default: return undefined;
   }
 }

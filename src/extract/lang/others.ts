@@ -4,6 +4,7 @@
  * parameters. Name resolution beyond that is the resolver's (packages, namespaces, global names).
  */
 import type { Node } from 'web-tree-sitter';
+import { MAX_TYPE_DEPTH } from './expr.ts';
 import type { Param, Visibility } from '../../graph/model.ts';
 import type { BindingFact, Expr, NamePath } from '../facts.ts';
 import { makeGenericSpec } from './generic.ts';
@@ -12,16 +13,17 @@ import { unquote, type DefInfo, type LangSpec, type Sink } from './spec.ts';
 const NAMEISH = /^(identifier|type_identifier|field_identifier|scoped_identifier|scoped_type_identifier|qualified_identifier|qualified_name|namespace_identifier|name|constant|scope_resolution|generic_name|predefined_type|primitive_type|member_access_expression|nested_identifier)$/;
 
 /** Generic type-path reader: strips generics, pointers, references, nullability, arrays' element. */
-function typePathOf(n: Node): NamePath | undefined {
+function typePathOf(n: Node, depth = 0): NamePath | undefined {
+  if (depth > MAX_TYPE_DEPTH) return undefined; // (a type nested 20,000 deep would overflow the stack)
   switch (n.type) {
     case 'generic_type': case 'generic_name': case 'template_type': {
       const base = n.childForFieldName('name') ?? n.childForFieldName('type') ?? n.firstNamedChild;
       if (n.type === 'generic_name') { const id = n.firstNamedChild; return id ? [id.text] : undefined; }
-      return base ? typePathOf(base) : undefined;
+      return base ? typePathOf(base, depth + 1) : undefined;
     }
     case 'pointer_type': case 'reference_type': case 'nullable_type': case 'type_descriptor': case 'optional_type': case 'named_type': case 'type_annotation': {
       const c = n.childForFieldName('type') ?? n.firstNamedChild;
-      return c ? typePathOf(c) : undefined;
+      return c ? typePathOf(c, depth + 1) : undefined;
     }
     case 'primitive_type': case 'predefined_type': case 'integral_type': case 'floating_point_type': case 'boolean_type': case 'void_type':
       return undefined;

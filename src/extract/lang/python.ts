@@ -1,5 +1,6 @@
 /** Python hooks: imports (absolute, relative, `*`), `self`/`cls`, annotations, docstrings, hazards. */
 import type { Node } from 'web-tree-sitter';
+import { MAX_TYPE_DEPTH } from './expr.ts';
 import type { Param } from '../../graph/model.ts';
 import type { NamePath } from '../facts.ts';
 import { enclosingType, makeGenericSpec } from './generic.ts';
@@ -10,9 +11,10 @@ function stringValue(n: Node): string | undefined {
   return unquote(n.text);
 }
 
-function typePath(n: Node): NamePath | undefined {
+function typePath(n: Node, depth = 0): NamePath | undefined {
+  if (depth > MAX_TYPE_DEPTH) return undefined; // (a type nested 20,000 deep would overflow the stack)
   switch (n.type) {
-    case 'type': { const c = n.firstNamedChild; return c ? typePath(c) : undefined; }
+    case 'type': { const c = n.firstNamedChild; return c ? typePath(c, depth + 1) : undefined; }
     case 'identifier': return n.text === 'None' ? undefined : [n.text];
     case 'attribute': return n.text.split('.');
     case 'string': { const s = stringValue(n); return s && /^[\w.]+$/.test(s) ? s.split('.') : undefined; }
@@ -21,15 +23,15 @@ function typePath(n: Node): NamePath | undefined {
       const name = base?.text;
       if (name === 'Optional' || name === 'typing.Optional' || name === 'Type') {
         const arg = n.namedChild(1);
-        return arg ? typePath(arg.type === 'type_parameter' ? arg.firstNamedChild ?? arg : arg) : undefined;
+        return arg ? typePath(arg.type === 'type_parameter' ? arg.firstNamedChild ?? arg : arg, depth + 1) : undefined;
       }
       return undefined;
     }
     case 'binary_operator': { // X | None
       const l = n.childForFieldName('left');
       const r = n.childForFieldName('right');
-      if (r?.text === 'None' && l) return typePath(l);
-      if (l?.text === 'None' && r) return typePath(r);
+      if (r?.text === 'None' && l) return typePath(l, depth + 1);
+      if (l?.text === 'None' && r) return typePath(r, depth + 1);
       return undefined;
     }
     default: return undefined;
@@ -83,8 +85,8 @@ export const PYTHON_SPEC: LangSpec = makeGenericSpec({
   ctorNames: ['__init__'],
   visibility(def, name) {
     const priv = name.startsWith('_') && !(name.startsWith('__') && name.endsWith('__'));
-    const isStatic = def.node.parent?.type === 'decorated_definition'
-      && def.node.parent.namedChildren.some((d) => d?.type === 'decorator' && /staticmethod|classmethod/.test(d.text));
+    const isStatic = def.parentNode?.type === 'decorated_definition'
+      && def.parentNode.namedChildren.some((d) => d?.type === 'decorator' && /staticmethod|classmethod/.test(d.text));
     return { visibility: priv ? 'private' : 'public', exported: def.parent < 0 && !priv, ...(isStatic ? { isStatic } : {}) };
   },
   imports(node, scope, sink) {

@@ -65,10 +65,10 @@ export function hazardOrder(a: HazardSite, b: HazardSite): number {
 }
 
 /**
- * The failure a file with syntax errors or folded definitions (past the nesting bounds) is listed
- * under: it is still extracted, partly.
+ * The failure a file with syntax errors, folded definitions (past the nesting bounds) or a stopped
+ * tags query is listed under: it is still extracted, partly.
  */
-export function partialExtraction(facts: Pick<FileFacts, 'syntaxErrors' | 'folded'> | undefined): string | undefined {
+export function partialExtraction(facts: Pick<FileFacts, 'syntaxErrors' | 'folded' | 'queryStopped'> | undefined): string | undefined {
   const parts: string[] = [];
   const syntax = facts?.syntaxErrors;
   if (Array.isArray(syntax) && syntax.length) parts.push(`syntax error at line ${syntax[0]!.line}`);
@@ -77,6 +77,7 @@ export function partialExtraction(facts: Pick<FileFacts, 'syntaxErrors' | 'folde
     parts.push(`${folded.definitions} definition${folded.definitions === 1 ? '' : 's'} from line ${folded.line} nested deeper than ${MAX_NESTING} levels`
       + ` or named over ${MAX_QNAME_CHARS} characters, folded into the enclosing one`);
   }
+  if (facts?.queryStopped) parts.push(`nesting too costly to search past line ${facts.queryStopped.line}`);
   return parts.length ? `${parts.join('; ')} (partially extracted)` : undefined;
 }
 

@@ -10,11 +10,15 @@
 (function_definition declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @owner name: (identifier) @name))) @definition.method
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @owner name: (destructor_name) @name))) @definition.method
-; Rooted at the member (one rooted at the class body keeps a match open across the body; ancestor-predicates.ts)
-((field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
-  (#parent-type? @definition.method field_declaration_list))
-((declaration declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name)) @definition.method
-  (#parent-type? @definition.method field_declaration_list))
+; Member declarations, rooted at the declarator (ancestor-predicates.ts): a pattern rooted at the
+; class body, or at the member whose declarator follows its type, keeps a match open across the
+; body or the type (a nested struct), quadratic in the nesting.
+((function_declarator declarator: (field_identifier) @name) @_declarator
+  (#parent-type? @_declarator field_declaration) (#grandparent-type? @_declarator field_declaration_list)
+  (#capture-parent? @_declarator definition.method))
+((function_declarator declarator: [(identifier) (field_identifier)] @name) @_declarator
+  (#parent-type? @_declarator declaration) (#grandparent-type? @_declarator field_declaration_list)
+  (#capture-parent? @_declarator definition.method))
 (type_definition declarator: (type_identifier) @name) @definition.type
 (alias_declaration name: (type_identifier) @name) @definition.type
 

@@ -11,7 +11,7 @@
 ; type is the @owner (ancestor-predicates.ts).
 ((function_item name: (identifier) @name) @definition.method
   (#parent-type? @definition.method declaration_list) (#grandparent-type? @definition.method impl_item)
-  (#grandparent-owner? @definition.method type))
+  (#capture-grandparent-field? @definition.method owner type))
 (function_item name: (identifier) @name) @definition.function
 (function_signature_item name: (identifier) @name) @definition.method
 (macro_definition name: (identifier) @name) @definition.function
