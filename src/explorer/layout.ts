@@ -193,29 +193,21 @@ function fitToBox(xs: Float64Array, ys: Float64Array, nodes: readonly MapNode[],
 function separate(points: Point[], nodes: readonly MapNode[], box: Box, lineHeight: number): void {
   const xs = Float64Array.from(points, (p) => p.x);
   const ys = Float64Array.from(points, (p) => p.y);
-  const extents = nodes.map((node) => boxExtents(node, box, lineHeight));
-  for (let sweep = 0; sweep < 60; sweep++) {
-    const moved = collide(xs, ys, extents, 1);
-    for (let i = 0; i < points.length; i++) {
-      const p = { x: xs[i]!, y: ys[i]! };
-      clampCircle(p, nodes[i]!.r, box);
-      xs[i] = p.x;
-      ys[i] = p.y;
+  const sweeps = (extents: ReturnType<typeof boxExtents>[]): void => {
+    for (let sweep = 0; sweep < 60; sweep++) {
+      const moved = collide(xs, ys, extents, 1);
+      for (let i = 0; i < points.length; i++) {
+        const p = { x: xs[i]!, y: ys[i]! };
+        clampCircle(p, nodes[i]!.r, box);
+        xs[i] = p.x;
+        ys[i] = p.y;
+      }
+      if (!moved) break;
     }
-    if (!moved) break;
-  }
+  };
+  sweeps(nodes.map((node) => boxExtents(node, box, lineHeight)));
   // Rooms may not all fit; circles must: a last round keeps only the circles apart.
-  const circles = nodes.map((node) => boxExtents({ r: node.r, labelWidth: 0 }, box, lineHeight));
-  for (let sweep = 0; sweep < 60; sweep++) {
-    const moved = collide(xs, ys, circles, 1);
-    for (let i = 0; i < points.length; i++) {
-      const p = { x: xs[i]!, y: ys[i]! };
-      clampCircle(p, nodes[i]!.r, box);
-      xs[i] = p.x;
-      ys[i] = p.y;
-    }
-    if (!moved) break;
-  }
+  sweeps(nodes.map((node) => boxExtents({ r: node.r, labelWidth: 0 }, box, lineHeight)));
   points.forEach((p, i) => {
     p.x = xs[i]!;
     p.y = ys[i]!;
