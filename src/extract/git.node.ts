@@ -52,7 +52,20 @@ function gitEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', ...extra };
 }
 
-function spawnGit(root: string, args: readonly string[], extraEnv: Record<string, string>, timeoutMs: number): string | undefined {
+/** What one git command did: its output, exit status and whether the timeout killed it. */
+export interface GitOutcome {
+  ok: boolean;
+  stdout: string;
+  /** git's own message (trimmed), for telling a bad ref from a missing repository. */
+  stderr: string;
+  /** Exit status; null when git could not start or was killed. */
+  status: number | null;
+  timedOut: boolean;
+  /** git is not installed (or not on PATH). */
+  missing: boolean;
+}
+
+function spawnGit(root: string, args: readonly string[], extraEnv: Record<string, string>, timeoutMs: number): GitOutcome {
   const [sub, ...rest] = args;
   if (!sub) throw new Error('git(): no subcommand given');
   const guard = DIFFING.has(sub) ? ['--no-ext-diff', '--no-textconv'] : TEXTCONV_ONLY.has(sub) ? ['--no-textconv'] : [];
@@ -60,14 +73,22 @@ function spawnGit(root: string, args: readonly string[], extraEnv: Record<string
   const r = spawnSync('git', argv, {
     encoding: 'utf8',
     env: gitEnv(extraEnv),
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     timeout: timeoutMs,
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
     shell: false,
     windowsHide: true,
   });
-  return r.status === 0 ? r.stdout : undefined;
+  const error = r.error as NodeJS.ErrnoException | undefined;
+  return {
+    ok: r.status === 0,
+    stdout: r.stdout ?? '',
+    stderr: (r.stderr ?? '').trim(),
+    status: r.status,
+    timedOut: error?.code === 'ETIMEDOUT' || (r.signal === 'SIGKILL' && r.status === null),
+    missing: error?.code === 'ENOENT',
+  };
 }
 
 /**
@@ -75,9 +96,9 @@ function spawnGit(root: string, args: readonly string[], extraEnv: Record<string
  * GIT_CONFIG_COUNT so driver names never need quoting on a command line.
  */
 function driverOverrides(root: string, timeoutMs: number): Record<string, string> | undefined {
-  const out = spawnGit(root, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], {}, timeoutMs);
+  const out = spawnGit(root, ['config', '--null', '--name-only', '--get-regexp', '^(filter|diff|merge)\\.'], {}, timeoutMs).stdout;
   // Exit 1 means no driver is configured; any other failure surfaces on the real command.
-  const keys = new Set((out ?? '').split('\0').filter((k) => DRIVER_KEY.test(k)));
+  const keys = new Set(out.split('\0').filter((k) => DRIVER_KEY.test(k)));
   const values = new Map<string, string>();
   for (const key of keys) {
     values.set(key, '');
@@ -98,17 +119,33 @@ function driverOverrides(root: string, timeoutMs: number): Record<string, string
 /** Runs git commands in one repository; driver overrides are looked up once, on the first call. */
 export type GitRunner = (args: readonly string[]) => string | undefined;
 
+/** Like {@link GitRunner}, with git's exit status and message (for precise errors). */
+export type GitOutcomeRunner = (args: readonly string[], options?: GitOptions) => GitOutcome;
+
+/**
+ * A runner for `git -C root <args>` with every repository-controlled program disabled (see the
+ * module comment) that reports the whole outcome. No shell, stdin closed. A per-call timeout
+ * overrides the runner's (a worktree checkout takes longer than a rev-parse).
+ */
+export function gitOutcomesIn(root: string, options: GitOptions = {}): GitOutcomeRunner {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  let drivers: Record<string, string> | undefined | null = null;
+  return (args, call) => {
+    if (drivers === null) drivers = driverOverrides(root, timeoutMs);
+    return spawnGit(root, args, drivers ?? {}, call?.timeoutMs ?? timeoutMs);
+  };
+}
+
 /**
  * A runner for `git -C root <args>` with every repository-controlled program disabled (see the
  * module comment). Each call returns git's stdout, or undefined when git is missing, fails or
  * times out. No shell, stdin closed.
  */
 export function gitIn(root: string, options: GitOptions = {}): GitRunner {
-  const timeoutMs = options.timeoutMs ?? 5000;
-  let drivers: Record<string, string> | undefined | null = null;
+  const run = gitOutcomesIn(root, options);
   return (args) => {
-    if (drivers === null) drivers = driverOverrides(root, timeoutMs);
-    return spawnGit(root, args, drivers ?? {}, timeoutMs);
+    const r = run(args);
+    return r.ok ? r.stdout : undefined;
   };
 }
 

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { git, gitIn } from '../../src/extract/git.node.ts';
+import { git, gitIn, gitOutcomesIn } from '../../src/extract/git.node.ts';
 import { changedSince } from '../../src/mcp/tools/recency.ts';
 
 // A repository whose .git/config (and the environment) names programs that each write a marker
@@ -158,4 +158,21 @@ test('query_graph since= (changedSince) runs none of them and finds the right fi
 test('git() with no subcommand is a clear error, a missing repository is undefined', { skip }, () => {
   assert.throws(() => git(repo, []), /no subcommand/);
   assert.equal(git(join(dir, 'nowhere'), ['rev-parse', 'HEAD']), undefined);
+});
+
+test('gitOutcomesIn() reports git\'s message and status, and a worktree checkout runs no hook or smudge filter', { skip }, () => {
+  const run = gitOutcomesIn(repo);
+  const bad = run(['rev-parse', '--verify', '--quiet', 'no-such-ref^{commit}']);
+  assert.equal(bad.ok, false);
+  assert.equal(bad.status, 1);
+  assert.equal(bad.missing, false);
+  const fatal = run(['log', '-1', 'no-such-ref']);
+  assert.match(fatal.stderr, /no-such-ref/);
+  writeFileSync(join(dir, 'hooks', 'post-checkout'), `#!/bin/sh\ntouch '${join(markers, 'post-checkout')}'\n`);
+  chmodSync(join(dir, 'hooks', 'post-checkout'), 0o755);
+  const wt = join(dir, 'wt');
+  const added = run(['worktree', 'add', '--detach', wt, 'HEAD'], { timeoutMs: 20_000 });
+  assert.equal(added.ok, true, added.stderr);
+  assert.equal(run(['worktree', 'remove', '--force', wt]).ok, true);
+  assert.deepEqual(fired(), [], 'post-checkout and the smudge filter did not run');
 });
