@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseRefusedError } from './errors.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
+import { MIGRATIONS, type Migration } from './schema.ts';
 
 export interface OpenOptions {
   /** Milliseconds SQLite waits on a lock before SQLITE_BUSY (retries come on top). */
@@ -10,6 +10,10 @@ export interface OpenOptions {
   /** Skip `integrity_check` (only for throwaway copies the caller just checked). */
   skipIntegrityCheck?: boolean;
   readonly?: boolean;
+  /** The numbered migrations of this file (default: memory's); the mesh keeps its own file and list. */
+  migrations?: readonly Migration[];
+  /** What the file is, in errors (default "memory database"). */
+  what?: string;
 }
 
 /** Creates the data directory 0700 (and tightens an existing one). */
@@ -33,8 +37,8 @@ export function securePermissions(file: string): void {
   }
 }
 
-function refuse(file: string, reason: string): never {
-  throw new DatabaseRefusedError(`Cannot open the memory database "${file}": ${reason}`);
+function refuseFile(file: string, reason: string, what = 'memory database'): never {
+  throw new DatabaseRefusedError(`Cannot open the ${what} "${file}": ${reason}`);
 }
 
 /**
@@ -43,6 +47,9 @@ function refuse(file: string, reason: string): never {
  * one transaction. The file is created 0600 in a 0700 directory.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Database.Database {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const schemaVersion = migrations[migrations.length - 1]!.version;
+  const refuse: (f: string, reason: string) => never = (f, reason) => refuseFile(f, reason, options.what);
   const created = !existsSync(file);
   if (created) {
     if (options.readonly) refuse(file, 'it does not exist');
@@ -63,14 +70,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): Database.
     } catch (err) {
       refuse(file, `it is not a readable SQLite database (${(err as Error).message}); nothing was changed. Restore a backup with synaptic data restore <file>, or move the file away to start empty`);
     }
-    if (version > SCHEMA_VERSION) {
-      refuse(file, `its schema version ${version} is newer than this synaptic supports (${SCHEMA_VERSION}); nothing was changed. Upgrade synaptic`);
+    if (version > schemaVersion) {
+      refuse(file, `its schema version ${version} is newer than this synaptic supports (${schemaVersion}); nothing was changed. Upgrade synaptic`);
     }
-    if (!created && !options.skipIntegrityCheck) checkIntegrity(db, file);
+    if (!created && !options.skipIntegrityCheck) checkIntegrity(db, file, options.what);
     if (!options.readonly) {
       if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL'); // WAL + NORMAL: durable across process crashes
-      migrate(db);
+      migrate(db, migrations);
       securePermissions(file);
     }
     db.pragma('foreign_keys = ON');
@@ -84,32 +91,33 @@ export function openDatabase(file: string, options: OpenOptions = {}): Database.
 }
 
 /** Runs `integrity_check` and `foreign_key_check`; throws DatabaseRefusedError on any finding. */
-export function checkIntegrity(db: Database.Database, file: string): void {
+export function checkIntegrity(db: Database.Database, file: string, what?: string): void {
   let rows: Array<{ integrity_check: string }>;
   try {
     rows = db.pragma('integrity_check(20)') as Array<{ integrity_check: string }>;
   } catch (err) {
-    refuse(file, `the file is corrupt (${(err as Error).message}); nothing was changed. Restore a backup with synaptic data restore <file>`);
+    refuseFile(file, `the file is corrupt (${(err as Error).message}); nothing was changed. Restore a backup with synaptic data restore <file>`, what);
   }
   if (rows.length !== 1 || rows[0]!.integrity_check !== 'ok') {
     const first = rows.slice(0, 3).map((r) => r.integrity_check).join('; ');
-    refuse(file, `integrity_check failed (${first}); nothing was changed. Restore a backup with synaptic data restore <file>`);
+    refuseFile(file, `integrity_check failed (${first}); nothing was changed. Restore a backup with synaptic data restore <file>`, what);
   }
   const fk = db.pragma('foreign_key_check') as Array<{ table: string; rowid: number; parent: string }>;
   if (fk.length > 0) {
     const f = fk[0]!;
-    refuse(file, `foreign_key_check found ${fk.length} broken reference(s) (first: ${f.table} row ${f.rowid} -> ${f.parent}); nothing was changed. Restore a backup with synaptic data restore <file>`);
+    refuseFile(file, `foreign_key_check found ${fk.length} broken reference(s) (first: ${f.table} row ${f.rowid} -> ${f.parent}); nothing was changed. Restore a backup with synaptic data restore <file>`, what);
   }
 }
 
 /** Applies pending migrations inside one IMMEDIATE transaction (re-reading the version under the lock). */
-export function migrate(db: Database.Database): void {
-  if ((db.pragma('user_version', { simple: true }) as number) === SCHEMA_VERSION) return;
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  if ((db.pragma('user_version', { simple: true }) as number) === migrations[migrations.length - 1]!.version) return;
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
-    for (const m of MIGRATIONS) {
+    for (const m of migrations) {
       if (m.version <= current) continue;
-      db.exec(m.sql);
+      if (m.sql) db.exec(m.sql);
+      m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
     }
   }).immediate();

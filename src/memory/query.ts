@@ -36,8 +36,9 @@ export function quote(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
 }
 
-/** FTS5 match expression for `terms` joined by `op`, limited to the scope of `projectId` (null: global only). */
-export function matchExpression(terms: string[], op: 'AND' | 'OR', projectId: number | null): string {
+/** FTS5 match expression for `terms` joined by `op`, limited to the scope of `projectId` (null: global only; undefined: any scope). */
+export function matchExpression(terms: string[], op: 'AND' | 'OR', projectId: number | null | undefined): string {
+  if (projectId === undefined) return terms.map(quote).join(` ${op} `);
   const scopes = projectId === null ? quote(scopeToken(null)) : `${quote(scopeToken(null))} OR ${quote(scopeToken(projectId))}`;
   return `(${terms.map(quote).join(` ${op} `)}) AND (${scopes})`;
 }

@@ -1,3 +1,6 @@
+import type Database from 'better-sqlite3';
+import { rekeyProjects } from './rekey.ts';
+
 /**
  * Numbered schema migrations. `PRAGMA user_version` holds the number of the last one applied; each
  * runs inside the same IMMEDIATE transaction that bumps it, so a migration is all or nothing.
@@ -7,6 +10,8 @@ export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** A step SQL cannot express, run after `sql` in the same transaction. */
+  run?: (db: Database.Database) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -53,6 +58,12 @@ export const MIGRATIONS: readonly Migration[] = [
         tokenize = 'porter unicode61 remove_diacritics 2'
       );
     `,
+  },
+  {
+    version: 2,
+    description: 'projects keyed by their portable identity (git remote URL, else path)',
+    sql: '',
+    run: rekeyProjects,
   },
 ];
 

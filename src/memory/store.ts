@@ -1,104 +1,21 @@
 import type Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { BUDGETS, SOURCE_ALLOWANCE, fitBodies, type Budget } from './budget.ts';
+import { type Budget } from './budget.ts';
 import { refuseCredentials } from './credentials.ts';
 import { NotFoundError } from './errors.ts';
+import { projectKey } from './identity.ts';
 import { LifecycleLock } from './lock.ts';
 import { ensureDataDir, openDatabase } from './open.ts';
 import { dataDir, dbPath } from './paths.ts';
-import { indexedText, matchExpression, queryTerms, quote } from './query.ts';
+import { indexedText, matchExpression, queryTerms } from './query.ts';
+import { RankState, rankPlan, runSync, type RankMeta, type RankRequest } from './rank.ts';
 import { withRetry } from './retry.ts';
-import { bytePage, truncateUtf8, utf8Length } from './utf8.ts';
+import { checkRemember, checkSupersedable, digestOf, historyOf, recallLimit, shapePage, shapeRecall, toRecord } from './shape.ts';
+import { STATES, type MemoryRecord, type ReadResult, type RecallResult, type RememberInput, type RememberResult, type Scope, type StoredRow } from './types.ts';
 
-export type Scope = 'global' | 'project';
-export type MemoryState = 'live' | 'superseded' | 'forgotten';
+export * from './types.ts';
+export { TERM_WINDOW, DF_SAMPLE, RECENCY_HALF_LIFE_DAYS } from './rank.ts';
 
-/** Largest body a memory may hold (UTF-8 bytes). */
-export const MAX_BODY_BYTES = 256 * 1024;
-/** Largest source label stored (UTF-8 bytes); output shows at most SOURCE_ALLOWANCE of it. */
-export const MAX_SOURCE_BYTES = 4096;
-/** Per-term window (newest matches of one term) when too few memories hold every term; bounds p99. */
-export const TERM_WINDOW = 48;
-/** Document frequencies are counted exactly up to this many matches, then estimated from density. */
-export const DF_SAMPLE = 500;
-/** Recency half-life: a memory this many days old weighs 3/4 of a new one, and never below 1/2. */
-export const RECENCY_HALF_LIFE_DAYS = 30;
-export const DEFAULT_RECALL_LIMIT = 8;
-export const MAX_RECALL_LIMIT = 50;
-
-const STATES: MemoryState[] = ['live', 'superseded', 'forgotten'];
-
-export interface RememberInput {
-  content: string;
-  source: string;
-  scope: Scope;
-  /** Resolved project path (see resolveProject). */
-  project: string;
-  supersedes?: number[];
-}
-
-export interface RememberResult {
-  id: number;
-  stored: boolean;
-  superseded: number[];
-}
-
-export interface RecalledMemory {
-  id: number;
-  body: string;
-  source: string;
-  scope: Scope;
-  project: string;
-  created: number;
-  abridged?: true;
-}
-
-export interface RecallResult {
-  optimization: Budget;
-  memories: RecalledMemory[];
-}
-
-export interface MemoryPage {
-  id: number;
-  body: string;
-  source: string;
-  sourceabridged: boolean;
-  scope: Scope;
-  project: string;
-  created: number;
-  offset: number;
-  next: number | null;
-  total: number;
-}
-
-export interface ReadResult {
-  optimization: Budget;
-  memory: MemoryPage | null;
-}
-
-/** A memory with its owner-facing metadata (CLI, export). */
-export interface MemoryRecord {
-  id: number;
-  body: string;
-  source: string;
-  scope: Scope;
-  project: string;
-  created: number;
-  state: MemoryState;
-  supersededBy: number | null;
-  changed: number;
-}
-
-interface Row {
-  id: number;
-  body: string;
-  source: string;
-  scope: Scope;
-  project: string;
-  created: number;
-  state: number;
-  superseded_by: number | null;
-  changed: number;
+interface Row extends StoredRow {
   scope_key: number;
   project_id: number;
 }
@@ -116,24 +33,6 @@ export interface StoreOptions {
 
 const SELECT_ROW = `SELECT m.id, m.body, m.source, CASE m.scope_key WHEN 0 THEN 'global' ELSE 'project' END AS scope, p.path AS project, m.created, m.state, m.superseded_by,
   m.changed, m.scope_key, m.project_id FROM memories m JOIN projects p ON p.id = m.project_id`;
-
-function digestOf(body: string): number {
-  return createHash('sha256').update(body).digest().readUIntBE(0, 6);
-}
-
-function toRecord(r: Row): MemoryRecord {
-  return {
-    id: r.id,
-    body: r.body,
-    source: r.source,
-    scope: r.scope,
-    project: r.project,
-    created: r.created,
-    state: STATES[r.state]!,
-    supersededBy: r.superseded_by,
-    changed: r.changed,
-  };
-}
 
 /**
  * Durable agent memory in one SQLite file: remember (store + supersede in one transaction), recall
@@ -214,21 +113,23 @@ export class MemoryStore {
     return this.clock();
   }
 
-  /** The id of a project path, or null when nothing was ever stored for it. */
+  /** The id of a project (by its key, see projectKey), or null when nothing was ever stored for it. */
   private findProject(path: string): number | null {
     const cached = this.projectIds.get(path);
     if (cached !== undefined) return cached;
-    const row = this.stmts.projectId.get(path);
+    const row = this.stmts.projectId.get(projectKey(path));
     if (!row) return null;
     this.projectIds.set(path, row.id);
     return row.id;
   }
 
+  // projects.path holds the project key: the normalized git remote URL, else the path (migration 2).
   private ensureProject(path: string): number {
     const found = this.findProject(path);
     if (found !== null) return found;
-    this.stmts.insertProject.run(path);
-    const id = this.stmts.projectId.get(path)!.id;
+    const key = projectKey(path);
+    this.stmts.insertProject.run(key);
+    const id = this.stmts.projectId.get(key)!.id;
     this.projectIds.set(path, id);
     return id;
   }
@@ -244,7 +145,7 @@ export class MemoryStore {
     if (!Number.isSafeInteger(id) || id <= 0) return null;
     const row = this.stmts.row.get(id);
     if (!row || row.state !== 0) return null;
-    if (row.scope === 'project' && row.project !== project) return null;
+    if (row.scope === 'project' && row.project !== projectKey(project)) return null;
     return row;
   }
 
@@ -255,18 +156,7 @@ export class MemoryStore {
    * is stored then).
    */
   remember(input: RememberInput): RememberResult {
-    const body = input.content;
-    if (typeof body !== 'string' || body.trim() === '') throw new TypeError('Cannot remember: content is empty; pass the fact to store');
-    if (utf8Length(body) > MAX_BODY_BYTES) {
-      throw new RangeError(`Cannot remember: content is ${utf8Length(body)} bytes, over the ${MAX_BODY_BYTES}-byte limit; store a summary and keep the document in the repository`);
-    }
-    refuseCredentials('remember', { content: body, source: input.source, project: input.project });
-    const source = truncateUtf8(input.source.trim() || 'agent', MAX_SOURCE_BYTES).text;
-    if (input.scope !== 'global' && input.scope !== 'project') {
-      throw new TypeError(`Cannot remember: scope "${String(input.scope)}" is not global or project`);
-    }
-    const supersedes = [...new Set(input.supersedes ?? [])];
-    const digest = digestOf(body);
+    const { body, source, supersedes, digest } = checkRemember(input);
     const now = this.clock();
     const knownProject = this.projectIds.has(input.project);
     try {
@@ -295,7 +185,7 @@ export class MemoryStore {
             this.unindex(old);
             this.stmts.supersede.run(id, now, old);
           }
-          this.adjustTotal(1 - supersedes.length, id);
+          this.rank.adjust(1 - supersedes.length, id);
           return { id, stored: true, superseded: supersedes };
         })
         .immediate(),
@@ -303,48 +193,18 @@ export class MemoryStore {
   }
 
   private checkSupersedable(id: number, scope: Scope, project: string): void {
-    if (!Number.isSafeInteger(id) || id <= 0) throw new RangeError(`Cannot remember: supersedes id ${id} is not a memory id; nothing was stored`);
-    const row = this.stmts.row.get(id);
-    if (!row || (row.scope === 'project' && row.project !== project)) {
-      throw new RangeError(`Cannot remember: memory ${id} does not exist in this scope (global or project ${project}); nothing was stored. Recall to find the id to supersede`);
-    }
-    if (row.scope !== scope) {
-      throw new RangeError(
-        `Cannot remember: memory ${id} is ${row.scope} memory and the new one is ${scope}; a memory can only supersede one of the same scope, so nothing was stored. Remember with scope ${row.scope} to replace it`,
-      );
-    }
-    if (row.state === 1) {
-      throw new RangeError(`Cannot remember: memory ${id} was already superseded by ${row.superseded_by}; nothing was stored. Supersede ${row.superseded_by} instead`);
-    }
-    if (row.state === 2) throw new RangeError(`Cannot remember: memory ${id} was forgotten by the owner; nothing was stored`);
+    const row = Number.isSafeInteger(id) && id > 0 ? this.stmts.row.get(id) : undefined;
+    checkSupersedable(id, row, scope, project, row !== undefined && row.project === projectKey(project));
   }
 
   /** Live memories visible from `project`: recent first for an empty query, else FTS5 relevance x recency. */
   recall(input: { query?: string; limit?: number; budget?: Budget; project: string }): RecallResult {
-    const budget: Budget = input.budget ?? 'lean';
-    const limit = Math.min(MAX_RECALL_LIMIT, Math.max(1, Math.floor(input.limit ?? DEFAULT_RECALL_LIMIT)));
+    const limit = recallLimit(input.limit);
     const projectId = this.findProject(input.project);
     const terms = queryTerms(input.query ?? '');
     const ids = withRetry(() => (terms.length === 0 ? this.recentIdList(projectId, limit) : this.search(terms, projectId, limit)));
-    const rows = ids.map((id) => this.stmts.row.get(id)!).filter((r) => r !== undefined);
-    const fitted = fitBodies(
-      rows.map((r) => r.body),
-      BUDGETS[budget].recallBytes,
-    );
-    const memories = fitted.map((f, i): RecalledMemory => {
-      const r = rows[i]!;
-      const m: RecalledMemory = {
-        id: r.id,
-        body: f.body,
-        source: truncateUtf8(r.source, SOURCE_ALLOWANCE).text,
-        scope: r.scope,
-        project: r.project,
-        created: r.created,
-      };
-      if (f.abridged) m.abridged = true;
-      return m;
-    });
-    return { optimization: budget, memories };
+    const rows = ids.map((id) => this.stmts.row.get(id)).filter((r) => r !== undefined);
+    return shapeRecall(rows, input.budget ?? 'lean');
   }
 
   private recentIdList(projectId: number | null, limit: number): number[] {
@@ -353,47 +213,22 @@ export class MemoryStore {
     return [...global, ...own].sort((a, b) => b - a).slice(0, limit);
   }
 
-  /**
-   * Relevance x recency without a full scan: candidates are the newest matches of the query (all
-   * terms, then each term alone when that finds too few), scored by the summed IDF of the terms they
-   * hold (a coordination-weighted BM25 without term frequency) and weighted by age. Every index read is bounded by a window, so cost does not grow with
-   * the store; document frequencies are cached and re-counted as the store changes.
-   */
+  /** Relevance x recency (rank.ts) over the FTS5 index. */
   private search(terms: string[], projectId: number | null, limit: number): number[] {
-    const df = new Map(terms.map((t) => [t, this.docFrequency(t)]));
-    const { n } = this.liveTotal();
-    const idf = new Map(terms.map((t) => [t, Math.log(1 + (Math.max(n, df.get(t)!) - df.get(t)! + 0.5) / (df.get(t)! + 0.5))]));
-    const scored = new Map<number, number>();
-    // Memories holding every term share one score, so recency alone orders them: the newest
-    // `limit` are all that can win, and the index streams them newest first.
-    const all = [...idf.values()].reduce((a, b) => a + b, 0);
-    for (const m of this.matchIds(matchExpression(terms, 'AND', projectId), limit)) scored.set(m, all);
-    if (scored.size < limit && terms.length > 1) {
-      const full = new Set(scored.keys());
-      const byRarity = terms.filter((t) => df.get(t)! > 0).sort((a, b) => idf.get(b)! - idf.get(a)!);
-      const top = byRarity.length > 0 ? idf.get(byRarity[0]!)! : 0;
-      // Near-stopwords (a small fraction of the rarest term's weight) add noise and cost, not rank.
-      for (const t of byRarity.filter((x, i) => i === 0 || idf.get(x)! >= top * 0.25)) {
-        const w = idf.get(t)!;
-        for (const m of this.matchIds(matchExpression([t], 'OR', projectId), Math.max(TERM_WINDOW, limit * 4))) {
-          if (!full.has(m)) scored.set(m, (scored.get(m) ?? 0) + w);
-        }
+    return runSync(rankPlan(this.rank, terms, projectId, limit, this.clock()), (r) => this.answer(r));
+  }
+
+  private answer(r: RankRequest): unknown {
+    if (r.kind === 'total') return this.stmts.liveTotal.get()!;
+    if (r.kind === 'meta') {
+      const metas = new Map<number, RankMeta>();
+      for (const id of r.ids) {
+        const m = this.stmts.meta.get(id);
+        if (m) metas.set(id, { created: m.created, state: m.state, scopeKey: m.scope_key });
       }
+      return metas;
     }
-    // Recency re-weighs the strongest candidates only (bounded row reads); the scope is re-checked here.
-    const short = [...scored.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, limit * 4);
-    const now = this.clock();
-    const final: Array<[number, number]> = [];
-    for (const [id, score] of short) {
-      const meta = this.stmts.meta.get(id);
-      if (!meta || meta.state !== 0 || (meta.scope_key !== 0 && meta.scope_key !== projectId)) continue;
-      const ageDays = Math.max(0, now - meta.created) / 86400;
-      final.push([id, score * (0.5 + 0.5 * Math.pow(2, -ageDays / RECENCY_HALF_LIFE_DAYS))]);
-    }
-    return final
-      .sort((a, b) => b[1] - a[1] || b[0] - a[0])
-      .slice(0, limit)
-      .map(([id]) => id);
+    return this.matchIds(matchExpression(r.terms, r.op, r.projectId), r.window);
   }
 
   private matchIds(expression: string, window: number): number[] {
@@ -405,76 +240,15 @@ export class MemoryStore {
     }
   }
 
-  private total: { n: number; top: number; checked: number } | null = null;
-  private readonly dfCache = new Map<string, { df: number; at: number }>();
-
-  /** Keeps the cached live count current with this process's own writes (others' show up on re-count). */
-  private adjustTotal(delta: number, newId = 0): void {
-    if (!this.total) return;
-    this.total.n = Math.max(1, this.total.n + delta);
-    this.total.top = Math.max(this.total.top, newId);
-  }
-
-  /** Live memory count and newest id, for IDF; re-counted at most every 30 s (a count is O(n)). */
-  private liveTotal(): { n: number; top: number } {
-    if (!this.total || Date.now() - this.total.checked > 30_000) {
-      const r = this.stmts.liveTotal.get()!;
-      this.total = { n: Math.max(1, r.n), top: r.top ?? 0, checked: Date.now() };
-    }
-    return this.total;
-  }
-
-  /**
-   * How many live memories hold `term` (any scope): counted up to DF_SAMPLE matches, past that
-   * extrapolated from how far back the newest DF_SAMPLE reach. Cached per term until the store
-   * grows or shrinks by 10%.
-   */
-  private docFrequency(term: string): number {
-    const { n, top } = this.liveTotal();
-    const hit = this.dfCache.get(term);
-    if (hit && Math.abs(n - hit.at) <= Math.max(50, hit.at * 0.1)) return hit.df;
-    const ids = this.matchIds(quote(term), DF_SAMPLE);
-    let df = ids.length;
-    if (ids.length === DF_SAMPLE) {
-      const span = Math.max(1, top - ids[ids.length - 1]! + 1);
-      df = Math.min(n, Math.round((DF_SAMPLE * n) / Math.min(n, span)));
-    }
-    if (this.dfCache.size > 10_000) this.dfCache.clear();
-    this.dfCache.set(term, { df, at: n });
-    return df;
-  }
+  private readonly rank = new RankState();
 
   /**
    * One exact byte page of a memory's body. Missing, superseded, forgotten or out-of-scope ids give
    * `memory: null`. Throws RangeError for an offset inside a character or past the end.
    */
   read(input: { id: number; project: string; offset?: number; budget?: Budget }): ReadResult {
-    const budget: Budget = input.budget ?? 'lean';
     const row = withRetry(() => this.visibleRow(input.id, input.project));
-    if (!row) return { optimization: budget, memory: null };
-    const offset = input.offset ?? 0;
-    let page;
-    try {
-      page = bytePage(row.body, offset, BUDGETS[budget].pageBytes);
-    } catch (err) {
-      throw new RangeError((err as Error).message.replace('Cannot read page', `Cannot read memory ${row.id}`));
-    }
-    const source = truncateUtf8(row.source, SOURCE_ALLOWANCE);
-    return {
-      optimization: budget,
-      memory: {
-        id: row.id,
-        body: page.text,
-        source: source.text,
-        sourceabridged: source.truncated,
-        scope: row.scope,
-        project: row.project,
-        created: row.created,
-        offset,
-        next: page.next,
-        total: page.total,
-      },
-    };
+    return shapePage(row, input.offset ?? 0, input.budget ?? 'lean');
   }
 
   /** Number of live memories visible from `project`. */
@@ -505,25 +279,11 @@ export class MemoryStore {
   show(id: number): { memory: MemoryRecord; history: MemoryRecord[] } {
     const row = this.stmts.row.get(id);
     if (!row) throw new NotFoundError(`Cannot show memory ${id}: no memory has that id (synaptic memory list shows ids)`);
-    const history: MemoryRecord[] = [];
-    const seen = new Set<number>([id]);
-    const queue = [id];
-    while (queue.length > 0) {
-      for (const r of this.stmts.replaced.all(queue.shift()!)) {
-        if (seen.has(r.id)) continue;
-        seen.add(r.id);
-        queue.push(r.id);
-        history.push(toRecord(this.stmts.row.get(r.id)!));
-      }
-    }
-    for (let next = row.superseded_by; next !== null && !seen.has(next); ) {
-      seen.add(next);
-      const r = this.stmts.row.get(next);
-      if (!r) break;
-      history.push(toRecord(r));
-      next = r.superseded_by;
-    }
-    history.sort((a, b) => b.id - a.id);
+    const history = historyOf(
+      row,
+      (of) => this.stmts.replaced.all(of).map((r) => r.id),
+      (at) => this.stmts.row.get(at),
+    );
     return { memory: toRecord(row), history };
   }
 
@@ -537,7 +297,7 @@ export class MemoryStore {
           if (row.state === 0) {
             this.unindex(id);
             this.stmts.setState.run(2, this.clock(), id);
-            this.adjustTotal(-1);
+            this.rank.adjust(-1);
           }
           return toRecord(this.stmts.row.get(id)!);
         })
@@ -554,7 +314,7 @@ export class MemoryStore {
           if (!row) throw new NotFoundError(`Cannot restore memory ${id}: no memory has that id`);
           if (row.state !== 0) {
             this.stmts.revive.run(this.clock(), id);
-            this.adjustTotal(1);
+            this.rank.adjust(1);
             this.stmts.ftsInsert.run(-id, indexedText(row.body, row.source, row.scope_key === 0 ? null : row.scope_key));
           }
           return toRecord(this.stmts.row.get(id)!);
@@ -594,7 +354,7 @@ export class MemoryStore {
           );
           for (const r of records) {
             const projectId = this.ensureProject(r.project);
-            const dup = exists.get(r.body, r.project, r.created, r.scope === 'global' ? 1 : 0);
+            const dup = exists.get(r.body, projectKey(r.project), r.created, r.scope === 'global' ? 1 : 0);
             if (dup) {
               idMap.set(r.id, dup.id);
               skipped++;
