@@ -16,6 +16,7 @@ import type { LanguageId } from './languages.ts';
 import { specFor } from './lang/index.ts';
 import type { DefInfo, Sink } from './lang/spec.ts';
 import { runtimeFor } from './parser.ts';
+import { recoverSyntax } from './syntax-recovery.ts';
 import { isTestPath, isTestSymbolName } from '../graph/test-paths.ts';
 
 const KINDS: ReadonlyMap<string, NodeKind> = new Map<string, NodeKind>([
@@ -48,10 +49,12 @@ function precedingTypesOf(root: Node): ReadonlySet<string> {
  * tree; a tree with syntax errors still yields the facts of its well-formed parts.
  */
 export async function extractFileFacts(input: { path: string; source: string; language: LanguageId }): Promise<FileFacts> {
-  const { path, source, language } = input;
+  const { path, language } = input;
   const rt = await runtimeFor(language);
-  const tree = rt.parser.parse(source);
-  if (!tree) throw new Error(`Cannot parse "${path}": the ${language} parser returned no tree`);
+  const parsed = rt.parser.parse(input.source);
+  if (!parsed) throw new Error(`Cannot parse "${path}": the ${language} parser returned no tree`);
+  // Same length and lines as the input: spans, lines and texts stay those of the file.
+  const { tree, source } = recoverSyntax(rt.parser, language, input.source, parsed);
   try {
     const root = tree.rootNode;
     // A work budget, in the query's progress steps: real code takes under 1 per 60 syntax nodes; a
