@@ -140,7 +140,7 @@ export interface MeshStore {
   /** Adds or removes channel subscriptions of `name` ('@peer' channels are watches of that peer's state). */
   subscribe(project: string, name: string, channels: string[], on: boolean): Promise<string[]>;
   /** `name`'s unacknowledged messages, oldest first, each marked handed to `session`. `fresh`: only ones `session` was not handed yet. */
-  inbox(project: string, name: string, session: string, options: { limit: number; fresh: boolean; afterId?: number }): Promise<MessageRecord[]>;
+  inbox(project: string, name: string, session: string, options: { limit: number; fresh: boolean }): Promise<MessageRecord[]>;
   /** Count of `name`'s unacknowledged messages. */
   pending(project: string, name: string): Promise<number>;
   /** Acknowledges (deletes) messages addressed to `name`; returns the ids that were pending. */
@@ -149,14 +149,15 @@ export interface MeshStore {
   /** Posts a work item (state open). */
   offer(project: string, postedBy: string, title: string, body: string, now: number): Promise<WorkItem>;
   /**
-   * Claims atomically: `id` when open, else the oldest open item; an item `name` already holds and has
-   * not finished comes back first (so a restarted session resumes). undefined when nothing is claimable.
+   * Claims atomically (two callers never both get one item): `id` when it is open (or already held by
+   * `name`), else the oldest open item. undefined when nothing is claimable; an `id` held by another
+   * name or done throws.
    */
   claim(project: string, name: string, now: number, id?: number): Promise<WorkItem | undefined>;
   /** Finishes (`done`) or hands back (`release`) an item `name` holds; throws when it does not hold it. */
   finish(project: string, name: string, id: number, outcome: 'done' | 'release', note: string, now: number): Promise<WorkItem>;
-  /** Work items, newest first (open and claimed; done ones when `done`). */
-  work(project: string, options: { limit: number; done: boolean; afterId?: number }): Promise<WorkItem[]>;
+  /** Work items, oldest first: open and claimed ones (done ones too when `done`); only `claimedBy`'s, or only ids above `afterId`. */
+  work(project: string, options: { limit: number; done: boolean; afterId?: number; claimedBy?: string; state?: WorkState }): Promise<WorkItem[]>;
 
   /** Records a started worker. */
   addWorker(project: string, record: Omit<WorkerRecord, 'id'>): Promise<WorkerRecord>;
