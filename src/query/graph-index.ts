@@ -1,11 +1,11 @@
 import { edgeCsr, indexGraph, type IndexedGraph } from '../graph/indexed-graph.ts';
 import { membersOf, TYPE_KINDS } from '../graph/members.ts';
 import { OTHER_RELATION_ID, RELATIONS, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
-import { bareName, splitWords, stem } from './tokens.ts';
+import { bareName, splitWords, stem, STOPWORDS } from './tokens.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 
-type Postings = { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; words: Uint8Array };
+type Postings = { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; doc: Map<string, NodeId[]>; words: Uint8Array };
 
 /**
  * Everything the query engine needs, built once per graph load: out/in CSR over edge ids, degrees,
@@ -237,7 +237,12 @@ export class GraphIndex {
     return this.postingsIndex.get().path;
   }
 
-  /** Number of words in each node's bare label (ranking penalizes long labels). */
+  /** Doc-comment stem token -> node ids (the words a symbol's comment explains it with). */
+  get docPostings(): Map<string, NodeId[]> {
+    return this.postingsIndex.get().doc;
+  }
+
+  /** Number of words in each node's bare label, scaffolding verbs aside (ranking penalizes long labels). */
   get labelWords(): Uint8Array {
     return this.postingsIndex.get().words;
   }
@@ -264,6 +269,7 @@ export class GraphIndex {
     const words = new Uint8Array(this.n);
     const label = new Map<string, NodeId[]>();
     const path = new Map<string, NodeId[]>();
+    const doc = new Map<string, NodeId[]>();
     const fileTokens = new Map<string, string[]>();
     const stems = new Map<string, string>();
     const stemOf = (w: string) => {
@@ -280,7 +286,10 @@ export class GraphIndex {
       const bare = bareName(this.label(v)) || this.label(v);
       const seen = new Set<string>();
       const split = splitWords(bare);
-      words[v] = Math.min(255, split.length);
+      // Scaffolding verbs (`get`, `handle`) are not words a question leaves uncovered.
+      let content = 0;
+      for (const w of split) if (!STOPWORDS.has(w)) content++;
+      words[v] = Math.min(255, Math.max(1, content));
       for (const w of split) {
         const s = stemOf(w);
         if (!seen.has(s)) {
@@ -299,8 +308,19 @@ export class GraphIndex {
         }
         for (const t of toks) push(path, t, v);
       }
+      // The comment's first 400 characters: its summary, not a long tutorial's every word.
+      if (typeof node.doc === 'string' && node.doc) {
+        const docSeen = new Set<string>();
+        for (const w of splitWords(node.doc.slice(0, 400))) {
+          if (w.length < 3 || STOPWORDS.has(w)) continue;
+          const s = stemOf(w);
+          if (seen.has(s) || docSeen.has(s)) continue;
+          docSeen.add(s);
+          push(doc, s, v);
+        }
+      }
     }
-    return { label, path, words };
+    return { label, path, doc, words };
   }
 
   node(v: NodeId): GraphNode {

@@ -1,6 +1,7 @@
 import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
-import { bareName, namePieces, questionTokens } from './tokens.ts';
+import { bareName, namePieces, questionTokens, spelledAcronyms, stem, tokenVariants } from './tokens.ts';
+import { bodyFactors, CODE_TIER, codeTiers, declarationOnly } from './code-tier.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 import { FrontierHeap, topMatches } from './rank-heaps.ts';
 
@@ -43,6 +44,19 @@ export interface RankResult {
 }
 
 const PATH_WEIGHT = 0.3;
+/** A doc-comment word counts for less than a word of the name: comments mention what they use too. */
+const DOC_WEIGHT = 0.45;
+/** An abbreviation or expansion of a question word (`comp` for "completion"). */
+const VARIANT_WEIGHT = 0.8;
+/** A name word that is a truncation of a question word (`reg`/`exp` for "regular expressions"). */
+const TRUNCATION_WEIGHT = 0.5;
+/**
+ * Score factor per code tier (library, secondary, test): a question about how the code works is
+ * answered by the implementation first; tests and examples only when the question asks for them.
+ */
+const TIER_FACTOR = [1, 0.5, 0.3];
+/** Score factor of an interface, a type alias or one of their members (code-tier.ts declarationOnly). */
+const DECLARATION_FACTOR = 0.6;
 const EXACT_BONUS = 2.5;
 const DECAY = 0.5;
 const MAX_SCAN_PER_NODE = 128;
@@ -102,6 +116,14 @@ interface Scratch {
   inW: Float64Array;
   /** The expansion frontier, emptied by each call. */
   heap: FrontierHeap;
+  /** Per node, the call's count of label words the question matched (reset by `touch`). */
+  labelHits: Uint8Array;
+  /** Per node, fixed for the index: its code tier (code-tier.ts). */
+  tiers: Uint8Array;
+  /** Per node, fixed for the index: 1 when it only declares a shape (code-tier.ts). */
+  declarations: Uint8Array;
+  /** Per node, fixed for the index: 0.75..1 by the lines of its body (code-tier.ts). */
+  bodies: Float32Array;
 }
 
 /** Per index: the scratch, built on the first call or slice by slice ahead of it (`rankWarmStep`). */
@@ -131,6 +153,10 @@ function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
     inSrc: new Int32Array(ix.inEdges.length),
     inW: new Float64Array(ix.inEdges.length),
     heap: new FrontierHeap(),
+    labelHits: new Uint8Array(n),
+    tiers: codeTiers(ix),
+    declarations: declarationOnly(ix),
+    bodies: bodyFactors(ix),
   };
   const rec = s.rec;
   const labelWords = ix.labelWords;
@@ -215,30 +241,46 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     rec[o + R_LABEL] = 0;
     rec[o + R_PATH] = 0;
     rec[o + R_CONCEPTS] = 0;
+    sc.labelHits[v] = 0;
     matched[matchedCount++] = v;
     return o;
   };
   const logN = Math.log(1 + n);
   const labelPostings = ix.labelPostings;
-  for (let ti = 0; ti < tokens.length; ti++) {
-    const bit = ti < 31 ? 1 << ti : 0;
-    const lp = labelPostings.get(tokens[ti]!);
+  const labelHits = sc.labelHits;
+  const terms = questionTerms(ix, question, tokens);
+  for (const term of terms) {
+    const lp = labelPostings.get(term.token);
     if (!lp) continue;
-    const idf = Math.log(1 + n / (1 + lp.length));
+    const idf = Math.log(1 + n / (1 + lp.length)) * term.weight;
     for (let k = 0; k < lp.length; k++) {
-      const o = touch(lp[k]!);
+      const v = lp[k]!;
+      const o = touch(v);
       rec[o + R_LABEL] += idf;
-      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | bit;
+      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | term.bits;
+      if (labelHits[v]! < 255) labelHits[v]!++;
+    }
+  }
+  // Doc-comment words: a symbol whose comment explains the concept matches, below its name's words.
+  const docPostings = ix.docPostings;
+  for (const term of terms) {
+    const dp = docPostings.get(term.token);
+    if (!dp) continue;
+    const idf = Math.log(1 + n / (1 + dp.length)) * DOC_WEIGHT * term.weight;
+    for (let k = 0; k < dp.length; k++) {
+      const o = touch(dp[k]!);
+      if (term.bits !== 0 && (rec[o + R_CONCEPTS]! & term.bits) === term.bits) continue; // the name already says it
+      rec[o + R_PATH] += idf;
+      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | term.bits;
     }
   }
   // Path tokens only strengthen nodes that already match by label (or file nodes), so a directory
   // name does not drag in every symbol of the folder.
   const pathPostings = ix.pathPostings;
-  for (let ti = 0; ti < tokens.length; ti++) {
-    const bit = ti < 31 ? 1 << ti : 0;
-    const pp = pathPostings.get(tokens[ti]!);
+  for (const term of terms) {
+    const pp = pathPostings.get(term.token);
     if (!pp) continue;
-    const idf = Math.log(1 + n / (1 + pp.length));
+    const idf = Math.log(1 + n / (1 + pp.length)) * term.weight;
     for (let k = 0; k < pp.length; k++) {
       const v = pp[k]!;
       let o = v << R_SHIFT;
@@ -247,7 +289,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
         o = touch(v);
       }
       rec[o + R_PATH] += idf * PATH_WEIGHT;
-      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | bit;
+      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | term.bits;
     }
   }
   // Exact symbol-name matches for the pieces that can be names (getNode, get_node, Foo.bar, `a`;
@@ -272,6 +314,9 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   let basedCount = 0;
   let top = 0;
   const noFilter = filters.length === 0;
+  const tierFactor = tierFactors(tokens);
+  const declarationFactor = ['type', 'interface', 'shape', 'signature', 'schema'].some((w) => tokens.includes(stem(w))) ? 1 : DECLARATION_FACTOR;
+  const tiers = sc.tiers;
   const recencyWeights = options.recency?.weights;
   for (let k = 0; k < matchedCount; k++) {
     const v = matched[k]!;
@@ -283,8 +328,13 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     let s = (label + rec[o + R_PATH]!) * (1 + 0.6 * Math.max(0, c - 1));
     s /= rec[o + R_MATCH_HUB]!; // 1 + 0.05 * log2(1 + degree)
     if (label === 0) s *= 0.5;
-    // Penalize long labels that merely contain a token among many others.
-    if (rec[o + R_LABEL_WORDS]! > c + 2) s *= 0.9;
+    // A name the question covers word for word (`verify`) over one that merely contains a word
+    // among others it does not ask about (`JwtTokenAudience`).
+    const words = rec[o + R_LABEL_WORDS]!;
+    if (words > 0) s *= 0.6 + 0.4 * Math.min(1, labelHits[v]! / words);
+    s *= tierFactor[sc.tiers[v]!]!;
+    if (sc.declarations[v] === 1) s *= declarationFactor;
+    s *= sc.bodies[v]!;
     if (recencyWeights) {
       const w = recencyWeights.get(String(ix.node(v).source_file ?? ''));
       if (w !== undefined) s *= 1 + 0.5 * w;
@@ -362,7 +412,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
       const o = u << R_SHIFT;
       if (rec[o + R_DONE_GEN] === gen || (!noFilter && !allowed(u))) continue;
       const own = rec[o + R_BASE_GEN] === gen ? rec[o + R_BASE]! / top : 0;
-      const inherited = (decayed * outW[i]!) / rec[o + R_EXPAND_HUB]!; // 1 + 0.35 * log2(1 + degree)
+      const inherited = ((decayed * outW[i]!) / rec[o + R_EXPAND_HUB]!) * tierFactor[tiers[u]!]!; // hub: 1 + 0.35 * log2(1 + degree)
       const s = Math.max(own, inherited, own + inherited * 0.5);
       if (rec[o + R_BEST_GEN] !== gen || s > rec[o + R_BEST]! + 1e-12) {
         rec[o + R_BEST_GEN] = gen;
@@ -377,7 +427,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
       const o = u << R_SHIFT;
       if (rec[o + R_DONE_GEN] === gen || (!noFilter && !allowed(u))) continue;
       const own = rec[o + R_BASE_GEN] === gen ? rec[o + R_BASE]! / top : 0;
-      const inherited = (decayed * inW[i]!) / rec[o + R_EXPAND_HUB]!;
+      const inherited = ((decayed * inW[i]!) / rec[o + R_EXPAND_HUB]!) * tierFactor[tiers[u]!]!;
       const s = Math.max(own, inherited, own + inherited * 0.5);
       if (rec[o + R_BEST_GEN] !== gen || s > rec[o + R_BEST]! + 1e-12) {
         rec[o + R_BEST_GEN] = gen;
@@ -391,6 +441,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   const maxScore = selected.reduce((m, r) => Math.max(m, r.score), 0) || 1;
   for (const r of selected) r.score = round(r.score / maxScore);
   selected.sort((a, b) => b.score - a.score || a.depth - b.depth || a.node - b.node);
+  dropOverloadRepeats(ix, selected);
 
   for (const r of selected) {
     const o = r.node << R_SHIFT;
@@ -407,6 +458,77 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   }
   edges.sort((a, b) => b.score - a.score || a.edge - b.edge);
   return { tokens, seeds, nodes: selected, edges: edges.slice(0, selected.length * 2), matchedTotal, nodeCap: cap };
+}
+
+/**
+ * Keep one node per (file, label): the overloads of a method (`parseBody`, `parseBody~2`, ...) say
+ * the same thing to a reader, and each took a slot of the answer.
+ */
+function dropOverloadRepeats(ix: GraphIndex, selected: RankedNode[]): void {
+  const seen = new Set<string>();
+  let w = 0;
+  for (const r of selected) {
+    const key = `${String(ix.node(r.node).source_file ?? '')}\0${ix.label(r.node)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    selected[w++] = r;
+  }
+  selected.length = w;
+}
+
+interface Term {
+  token: string;
+  /** The question words it stands for (bit i: token i). */
+  bits: number;
+  weight: number;
+}
+
+/**
+ * What the label postings are searched for: the question's tokens, their abbreviations or
+ * expansions, and acronyms the question spells out when some label holds them (`streamSSE` for
+ * "server-sent events", covering all three words).
+ */
+function questionTerms(ix: GraphIndex, question: string, tokens: readonly string[]): Term[] {
+  const bitOf = (token: string): number => {
+    const i = tokens.indexOf(token);
+    return i >= 0 && i < 31 ? 1 << i : 0;
+  };
+  const terms: Term[] = [];
+  const seen = new Set(tokens);
+  for (const token of tokens) {
+    terms.push({ token, bits: bitOf(token), weight: 1 });
+    for (const variant of tokenVariants(token)) {
+      if (seen.has(variant)) continue;
+      seen.add(variant);
+      terms.push({ token: variant, bits: bitOf(token), weight: VARIANT_WEIGHT });
+    }
+    // Code shortens words by truncation (`param`, `expr`, `sig`): a name word of 3+ letters that
+    // starts the question word and keeps at least 40% of it.
+    for (let k = Math.max(3, Math.ceil(token.length * 0.4)); k <= token.length - 2; k++) {
+      const prefix = token.slice(0, k);
+      if (seen.has(prefix) || !ix.labelPostings.has(prefix)) continue;
+      seen.add(prefix);
+      terms.push({ token: prefix, bits: bitOf(token), weight: TRUNCATION_WEIGHT });
+    }
+  }
+  for (const { acronym, words } of spelledAcronyms(question)) {
+    if (seen.has(acronym) || !ix.labelPostings.has(acronym)) continue;
+    seen.add(acronym);
+    let bits = 0;
+    for (const w of words) bits |= bitOf(stem(w));
+    terms.push({ token: acronym, bits, weight: 1 });
+  }
+  return terms;
+}
+
+/** Tier factors for a question: tests and examples rank as implementation when it asks about them. */
+function tierFactors(tokens: readonly string[]): readonly number[] {
+  const asks = (...words: string[]) => words.some((w) => tokens.includes(stem(w)));
+  return [
+    TIER_FACTOR[CODE_TIER.library]!,
+    asks('example', 'benchmark', 'bench', 'fixture', 'mock', 'generated') ? 1 : TIER_FACTOR[CODE_TIER.secondary]!,
+    asks('test', 'spec', 'mock', 'fixture', 'coverage') ? 1 : TIER_FACTOR[CODE_TIER.test]!,
+  ];
 }
 
 function relWeight(rel: string): number {

@@ -95,18 +95,102 @@ export function splitWords(text: string): string[] {
   return out;
 }
 
-/** A light suffix stemmer so `logins`, `login`, `logging` meet; never shorter than 3 letters. */
+/**
+ * A light stemmer so the forms of one concept meet (`compose`/`composition`, `verify`/`verified`,
+ * `parse`/`parser`, `validate`/`validator`): inflection, then one derivational suffix, then a final
+ * `e`/`y`/`ate`/`ize`; never shorter than 3 letters. Labels and questions go through the same steps,
+ * so what matters is that related forms agree, not that the stem is a word.
+ */
 export function stem(word: string): string {
-  let w = word;
-  if (w.length > 5 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
-  for (const suffix of ['ing', 'ers', 'ed', 'er', 'es', 's']) {
+  return finalStep(derivationStep(inflectionStep(word)));
+}
+
+const doubled = (w: string): boolean => w.length > 3 && w[w.length - 1] === w[w.length - 2] && !'aeiouls'.includes(w[w.length - 1]!);
+
+function inflectionStep(word: string): string {
+  const w = word;
+  if (w.length > 4 && (w.endsWith('ies') || w.endsWith('ied'))) return w.slice(0, -3) + 'y';
+  for (const suffix of ['ing', 'ed']) {
     if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
+      const base = w.slice(0, -suffix.length);
+      // validat(ed) -> validate, enabl(ed) -> enable, normaliz(ed) -> normalize; emitt(ed) -> emit.
+      if (/(at|bl|iz)$/.test(base)) return base + 'e';
+      return doubled(base) ? base.slice(0, -1) : base;
+    }
+  }
+  if (w.length > 4 && /(ss|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** One derivational suffix, longest first: [suffix, replacement, letters that must remain]. */
+const DERIVATIONS: ReadonlyArray<readonly [string, string, number]> = [
+  ['ification', 'ify', 2], ['ization', 'ize', 3], ['ational', 'ate', 3], ['ation', 'ate', 2], ['ition', 'e', 3],
+  ['ator', 'ate', 2], ['ment', '', 4], ['ness', '', 3], ['ier', 'y', 3], ['tion', 't', 2], ['sion', 's', 2],
+  ['er', '', 3], ['or', '', 4],
+];
+
+function derivationStep(w: string): string {
+  for (const [suffix, replacement, keep] of DERIVATIONS) {
+    if (w.length - suffix.length >= keep && w.endsWith(suffix)) return w.slice(0, -suffix.length) + replacement;
+  }
+  return w;
+}
+
+function finalStep(word: string): string {
+  let w = word;
+  for (const [suffix, keep] of [['ate', 4], ['ize', 4], ['ie', 3], ['e', 3], ['y', 4]] as const) {
+    if (w.length - suffix.length >= keep && w.endsWith(suffix)) {
       w = w.slice(0, -suffix.length);
       break;
     }
   }
-  if (w.length > 3 && w[w.length - 1] === w[w.length - 2] && !/[aeiou]/.test(w[w.length - 1]!)) w = w.slice(0, -1);
-  return w;
+  return doubled(w) ? w.slice(0, -1) : w;
+}
+
+/**
+ * Abbreviations code uses for a word a question spells out (stems on both sides): a question about
+ * "completion" also looks up cobra's `genBashComp`, one about `cfg` also `configuration`.
+ */
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map(
+  [
+    ['gen', 'generate'], ['ctx', 'context'], ['req', 'request'], ['cfg', 'configure'], ['conf', 'configure'],
+    ['config', 'configure'], ['auth', 'authenticate'], ['err', 'error'], ['msg', 'message'], ['fn', 'function'],
+    ['func', 'function'], ['arg', 'argument'], ['param', 'parameter'], ['env', 'environment'],
+    ['impl', 'implement'], ['exec', 'execute'], ['cmd', 'command'], ['comp', 'complete'], ['tmpl', 'template'],
+    ['conn', 'connect'], ['db', 'database'], ['repo', 'repository'], ['dir', 'directory'], ['attr', 'attribute'],
+  ].map(([abbr, full]) => [abbr!, stem(full!)]),
+);
+const EXPANSIONS: ReadonlyMap<string, string[]> = (() => {
+  const m = new Map<string, string[]>();
+  for (const [abbr, full] of ABBREVIATIONS) m.set(full, [...(m.get(full) ?? []), abbr]);
+  return m;
+})();
+
+/** The other spellings of a question token: its expansion or its abbreviations. */
+export function tokenVariants(token: string): readonly string[] {
+  const full = ABBREVIATIONS.get(token);
+  return full ? [full] : (EXPANSIONS.get(token) ?? []);
+}
+
+/**
+ * Acronyms a question spells out: the initials of 3 or 4 consecutive words that are not grammar
+ * ("server-sent events" -> sse, "JSON web token" -> jwt), each with the words it covers.
+ */
+export function spelledAcronyms(question: string): Array<{ acronym: string; words: string[] }> {
+  const words = question
+    .replace(/`[^`]*`/g, ' ')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length > 1 && !GRAMMAR_WORDS.has(w.toLowerCase()))
+    .map((w) => w.toLowerCase());
+  const out: Array<{ acronym: string; words: string[] }> = [];
+  for (const size of [3, 4]) {
+    for (let i = 0; i + size <= words.length; i++) {
+      const run = words.slice(i, i + size);
+      out.push({ acronym: run.map((w) => w[0]).join(''), words: run });
+    }
+  }
+  return out;
 }
 
 /** The bare symbol name of a label: `.get_node()` -> `get_node`, `Auth.login()` -> `login`. */

@@ -1,0 +1,90 @@
+/**
+ * query_graph answers ranked for the question (#17.4): implementation before tests, examples and
+ * declarations; the forms of a concept meet (compose/composition); acronyms and truncations a
+ * question spells out reach the names that use them; overloads take one slot.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Core } from '../../src/core/index.ts';
+import type { GraphDocument, GraphLink, GraphNode } from '../../src/graph/model.ts';
+import { coreTraversal } from '../../src/query/core-traversal.ts';
+import { QueryEngine } from '../../src/query/engine.ts';
+import { spelledAcronyms, stem, tokenVariants } from '../../src/query/tokens.ts';
+
+const traversal = coreTraversal(await Core.load());
+
+function graph(defs: Array<[id: string, kind: GraphNode['kind'], lines?: number, extra?: Partial<GraphNode>]>, edges: Array<[string, string, string]> = []): QueryEngine {
+  const nodes: GraphNode[] = defs.map(([id, kind, lines = 20, extra = {}]) => {
+    const file = id.split('#')[0]!;
+    const label = id.includes('#') ? id.slice(id.indexOf('#') + 1).replace(/~\d+$/, '') : file.split('/').pop()!;
+    return { id, label, kind, file_type: 'code', source_file: file, source_location: 'L1', span: { start_line: 1, start_col: 0, end_line: lines, end_col: 1 }, ...extra };
+  });
+  const links: GraphLink[] = edges.map(([source, target, relation]) => ({ source, target, relation, confidence: 'EXTRACTED', confidence_score: 1, source_file: source.split('#')[0]!, source_location: 'L1' }));
+  const doc: GraphDocument = { directed: true, multigraph: false, graph: {}, nodes, links, hyperedges: [] };
+  return new QueryEngine(doc, traversal);
+}
+
+const top = (e: QueryEngine, question: string, k = 5): string[] => e.rank(question).nodes.slice(0, k).map((h) => e.ix.node(h.node).id);
+
+test('the forms of one concept share a stem', () => {
+  const same = [
+    ['compose', 'composition', 'composed'], ['verify', 'verified', 'verification', 'verifier'], ['parse', 'parsed', 'parser', 'parsing'],
+    ['validate', 'validated', 'validation', 'validator'], ['execute', 'execution', 'executor'], ['route', 'routes', 'router', 'routing'],
+    ['complete', 'completion', 'completions'], ['emit', 'emitted', 'emitter'], ['cookie', 'cookies'], ['query', 'queries'],
+  ];
+  for (const forms of same) assert.equal(new Set(forms.map(stem)).size, 1, `${forms.join('/')} -> ${forms.map(stem).join('/')}`);
+  assert.notEqual(stem('class'), stem('cla'));
+  assert.equal(stem('status'), 'status');
+  assert.deepEqual(tokenVariants(stem('completion')), ['comp']);
+  assert.deepEqual(tokenVariants('cfg'), [stem('configure')]);
+  assert.ok(spelledAcronyms('how does server-sent events streaming work').some((a) => a.acronym === 'sse'));
+});
+
+test('implementation before the tests that exercise it, unless the question asks about tests', () => {
+  const e = graph([
+    ['src/compose.ts#compose', 'function', 60],
+    ...[1, 2, 3, 4, 5, 6].map((i) => [`src/types.test.ts#middleware${i === 1 ? '' : `~${i}`}`, 'function', 10] as [string, GraphNode['kind'], number]),
+    ['src/app.test.ts#testMiddlewareComposition', 'function', 10],
+    ['src/middleware/logger.ts#logger', 'function', 30],
+  ]);
+  assert.equal(top(e, 'how does middleware composition work')[0], 'src/compose.ts#compose');
+  assert.equal(top(e, 'which tests cover middleware composition')[0], 'src/app.test.ts#testMiddlewareComposition');
+});
+
+test('overloads of one name in one file take one slot of the answer', () => {
+  const e = graph([
+    ['src/request.ts#parseBody', 'method', 30], ['src/request.ts#parseBody~2', 'method', 30], ['src/request.ts#parseBody~3', 'method', 30],
+    ['src/utils/body.ts#parseBody', 'function', 40],
+  ]);
+  const ids = top(e, 'how is the body parsed');
+  assert.deepEqual(ids.filter((id) => id.startsWith('src/request.ts#parseBody')).length, 1, ids.join(', '));
+  assert.ok(ids.includes('src/utils/body.ts#parseBody'));
+});
+
+test('an implementation before an interface or type alias of the same words', () => {
+  const e = graph([
+    ['src/client/types.ts#ClientRequest', 'type_alias', 40], ['src/client/types.ts#ClientRequestOptions', 'interface', 40],
+    ['src/client/client.ts#ClientRequestImpl', 'class', 40],
+  ]);
+  assert.equal(top(e, 'how does the client request work')[0], 'src/client/client.ts#ClientRequestImpl');
+  // A question about the shape asks for the declaration.
+  assert.notEqual(top(e, 'what is the type of a client request')[0], 'src/client/client.ts#ClientRequestImpl');
+});
+
+test('a spelled-out acronym and truncated words reach the names that use them', () => {
+  const e = graph([
+    ['src/helper/streaming/sse.ts#streamSSE', 'function', 30], ['src/jsx/server.ts#renderToReadableStream', 'function', 30],
+    ['src/router/reg-exp-router/router.ts#RegExpRouter', 'class', 80], ['src/router/linear-router/router.ts#LinearRouter', 'class', 80],
+    ['benchmarks/routers/express.ts#expressRouter', 'function', 30],
+  ]);
+  assert.equal(top(e, 'how does server-sent events streaming work')[0], 'src/helper/streaming/sse.ts#streamSSE');
+  assert.equal(top(e, 'how are routes matched with regular expressions')[0], 'src/router/reg-exp-router/router.ts#RegExpRouter');
+});
+
+test('a name the question covers word for word before one that holds other words too', () => {
+  const e = graph([
+    ['src/utils/jwt/types.ts#JwtTokenAudience', 'class', 6], ['src/utils/jwt/types.ts#JwtTokenExpired', 'class', 6],
+    ['src/utils/jwt/jwt.ts#verify', 'function', 90],
+  ]);
+  assert.equal(top(e, 'how is a jwt verified')[0], 'src/utils/jwt/jwt.ts#verify');
+});
