@@ -1,6 +1,8 @@
 // A throwaway PostgreSQL cluster for tests: initdb + pg_ctl into a temp dir, listening on 127.0.0.1 at a
 // free port (and a unix socket in the same dir), stopped on every exit path. PostgreSQL refuses to run
-// as root, so under root (CI) the cluster runs as `nobody` with the data dir owned by it.
+// as root, so under root (CI) the cluster runs as `nobody` with the data dir owned by it. fsync is off
+// (a throwaway cluster), synchronous_commit stays on: an immediate stop (a test of the database going
+// away) must not lose a commit the client saw.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -81,7 +83,7 @@ export async function startPgCluster(): Promise<PgCluster> {
   };
   run('initdb', ['-D', data, '-U', 'synaptic', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c full_page_writes=off -c max_connections=60`;
   let running = false;
   const cluster: PgCluster = {
     url: `postgres://synaptic@127.0.0.1:${port}/postgres`,

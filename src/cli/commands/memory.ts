@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { UsageError, type Command } from '../command.ts';
 import { jsonWithoutInvisible, sanitize, sanitizeSource, sanitizeSourceText } from '../../graph/sanitize.ts';
 import { resolveProject } from '../../memory/project.ts';
-import { MemoryStore, type MemoryRecord } from '../../memory/store.ts';
+import { openMemoryBackend } from '../../memory/database.ts';
+import type { MemoryRecord } from '../../memory/types.ts';
 
 const USAGE = `Usage: synaptic memory <list|show|forget|restore|export|import> [options]
 
@@ -16,7 +17,8 @@ const USAGE = `Usage: synaptic memory <list|show|forget|restore|export|import> [
   synaptic memory export                 every memory and its history as JSON lines on stdout
   synaptic memory import [FILE]          JSON lines from FILE (or stdin); duplicates are skipped
 
-The database is $SYNAPTIC_DATA_DIR/memory.db (default ~/.local/share/synaptic/memory.db).`;
+The database is $SYNAPTIC_DATA_DIR/memory.db (default ~/.local/share/synaptic/memory.db), or the
+team's PostgreSQL database when SYNAPTIC_DATABASE_URL (or synaptic settings database) is set.`;
 
 interface Flags {
   positional: string[];
@@ -91,20 +93,20 @@ export const memoryCommand: Command = {
       throw new UsageError(`unknown subcommand '${sub}' (list, show, forget, restore, export, import)`);
     }
     const flags = parseFlags(rest);
-    const store = MemoryStore.open();
+    const store = await openMemoryBackend();
     try {
       switch (sub) {
         case 'list': {
           if (flags.positional.length) throw new UsageError(`unexpected argument '${flags.positional[0]}'`);
           const project = flags.all ? undefined : resolveProject(flags.project === undefined ? undefined : resolve(flags.project)).path;
-          const items = store.list({ project, all: flags.all, limit: flags.limit ?? 100 });
+          const items = await store.list({ project, all: flags.all, limit: flags.limit ?? 100 });
           if (flags.json) printJson(items);
           else if (items.length === 0) print(project ? `No memories for ${sanitize(project, 400)}.` : 'No memories.');
           else print(items.map((m) => `${describe(m)}\n    ${oneLine(m.body)}`).join('\n'));
           return 0;
         }
         case 'show': {
-          const { memory, history } = store.show(parseId(flags.positional[0], 'show'));
+          const { memory, history } = await store.show(parseId(flags.positional[0], 'show'));
           if (flags.json) printJson({ memory, history });
           else {
             const lines = [describe(memory), '', sanitizeSourceText(memory.body), ''];
@@ -118,24 +120,24 @@ export const memoryCommand: Command = {
           return 0;
         }
         case 'forget': {
-          const m = store.forget(parseId(flags.positional[0], 'forget'));
+          const m = await store.forget(parseId(flags.positional[0], 'forget'));
           print(`Forgot memory ${m.id}; tools no longer return it (synaptic memory restore ${m.id} brings it back).`);
           return 0;
         }
         case 'restore': {
-          const m = store.restore(parseId(flags.positional[0], 'restore'));
+          const m = await store.restore(parseId(flags.positional[0], 'restore'));
           print(`Memory ${m.id} is live again.`);
           return 0;
         }
         case 'export': {
-          for (const m of store.exportAll()) process.stdout.write(`${jsonWithoutInvisible(JSON.stringify(m))}\n`);
+          for await (const m of store.exportAll()) process.stdout.write(`${jsonWithoutInvisible(JSON.stringify(m))}\n`);
           return 0;
         }
         case 'import': {
           const file = flags.positional[0];
           const text = readFileSync(file === undefined || file === '-' ? 0 : file, 'utf8');
           const records = parseRecords(text);
-          const { imported, skipped } = store.importRecords(records);
+          const { imported, skipped } = await store.importRecords(records);
           print(`Imported ${imported} memories${skipped ? `, skipped ${skipped} already present` : ''}.`);
           return 0;
         }
@@ -143,7 +145,7 @@ export const memoryCommand: Command = {
           throw new UsageError(`unknown subcommand '${sub}' (list, show, forget, restore, export, import)`);
       }
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

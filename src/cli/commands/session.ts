@@ -3,7 +3,7 @@ import { UsageError, type Command } from '../command.ts';
 import { SESSION_MEMORY_LIMIT, sessionOutput, type SessionSource } from '../../memory/hooks.ts';
 import { resolveProject } from '../../memory/project.ts';
 import { sanitizeSource } from '../../graph/sanitize.ts';
-import { MemoryStore } from '../../memory/store.ts';
+import { openMemoryBackend } from '../../memory/database.ts';
 
 const USAGE = `Usage: synaptic session [--json] [--project DIR] [--source startup|resume|clear|compact|fork]
 
@@ -85,11 +85,11 @@ export const sessionCommand: Command = {
     try {
       const cwd = process.env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd();
       const path = resolveProject(project === undefined ? undefined : resolve(project), process.env, cwd).path;
-      const store = MemoryStore.open();
+      const store = await openMemoryBackend();
       try {
-        output = sessionOutput(path, store.count(path), store.recent(path, SESSION_MEMORY_LIMIT), undefined, source);
+        output = sessionOutput(path, await store.count(path), await store.recent(path, SESSION_MEMORY_LIMIT), undefined, source);
       } finally {
-        store.close();
+        await store.close();
       }
     } catch (err) {
       const reason = sanitizeSource((err as Error).message.replace(/\r?\n/g, ' '));

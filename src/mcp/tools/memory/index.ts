@@ -10,9 +10,9 @@ export { readMemoryTool } from './readmemory.ts';
 export { createMemoryContext, memoryResult, type MemoryToolContext } from './context.ts';
 
 /**
- * The agent-memory tools (`remember`, `recall`, `readmemory`) over the SQLite memory store. The store
- * opens (and takes the shared lifecycle lock) when the provider is created and closes with it; if it
- * cannot open, each call retries and reports why.
+ * The agent-memory tools (`remember`, `recall`, `readmemory`) over the configured backend (SQLite, or
+ * PostgreSQL in team mode). It opens (the SQLite store takes the shared lifecycle lock) when the provider
+ * is created and closes with it; if it cannot open, each call retries and reports why.
  */
 export function createMemoryTools(options: { cwd: string; env?: NodeJS.ProcessEnv; dir?: string }): ToolProvider {
   const ctx = createMemoryContext(options);

@@ -40,7 +40,7 @@ export function readMemoryTool(ctx: MemoryToolContext): ToolDefinition<typeof in
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: ({ id, project, offset, budget }) => {
       const path = ctx.project(project);
-      return echoProjectOnError(path, () => memoryResult(ctx.store().read({ id, project: path, offset: offset ?? 0, budget }), path));
+      return echoProjectOnError(path, async () => memoryResult(await (await ctx.store()).read({ id, project: path, offset: offset ?? 0, budget }), path));
     },
   };
 }

@@ -38,7 +38,7 @@ export function recallTool(ctx: MemoryToolContext): ToolDefinition<typeof inputS
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: ({ query, limit, budget, project }) => {
       const path = ctx.project(project);
-      return echoProjectOnError(path, () => memoryResult(ctx.store().recall({ query: query ?? '', limit, budget, project: path }), path));
+      return echoProjectOnError(path, async () => memoryResult(await (await ctx.store()).recall({ query: query ?? '', limit, budget, project: path }), path));
     },
   };
 }

@@ -33,8 +33,8 @@ export function rememberTool(ctx: MemoryToolContext): ToolDefinition<typeof inpu
       refuseCredentials('remember', { project });
       const path = ctx.project(project);
       refuseCredentials('remember', { project: path });
-      return echoProjectOnError(path, () =>
-        memoryResult(ctx.store().remember({ content, source: source ?? 'agent', scope: scope ?? 'project', project: path, supersedes: supersedes ?? [] }), path),
+      return echoProjectOnError(path, async () =>
+        memoryResult(await (await ctx.store()).remember({ content, source: source ?? 'agent', scope: scope ?? 'project', project: path, supersedes: supersedes ?? [] }), path),
       );
     },
   };
