@@ -51,8 +51,8 @@ export interface BackendOptions {
   env?: NodeJS.ProcessEnv;
   /** SQLite data directory (default from env). */
   dir?: string;
-  /** A database URL overriding the configuration (data migrate --to). */
-  url?: string;
+  /** A database URL overriding the configuration (data migrate), or null for the SQLite file whatever is configured. */
+  url?: string | null;
   clock?: () => number;
   lock?: boolean;
 }
@@ -60,7 +60,7 @@ export interface BackendOptions {
 /** Opens the configured memory backend: PostgreSQL in team mode, else the SQLite file. */
 export async function openMemoryBackend(options: BackendOptions = {}): Promise<MemoryBackend> {
   const env = options.env ?? process.env;
-  const url = options.url ?? databaseUrl(env);
+  const url = options.url === undefined ? databaseUrl(env) : options.url;
   if (url === null) return SqliteBackend.open({ env, dir: options.dir, clock: options.clock, lock: options.lock });
   const { PgMemoryStore } = await import('./pg/store.ts');
   return PgMemoryStore.open({ url: checkDatabaseUrl(url), team: teamName(env), clock: options.clock });

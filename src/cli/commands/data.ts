@@ -1,22 +1,39 @@
 import { UsageError, type Command } from '../command.ts';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { jsonWithoutInvisible } from '../../graph/sanitize.ts';
 import { backupDatabase, restoreDatabase } from '../../memory/backup.ts';
+import type { MemoryBackend } from '../../memory/backend.ts';
+import { checkDatabaseUrl, databaseUrl, openMemoryBackend } from '../../memory/database.ts';
+import { redactUrl } from '../../memory/pg/connect.ts';
 import { dataDir } from '../../memory/paths.ts';
+import type { MemoryRecord } from '../../memory/types.ts';
+import { parseRecords } from './memory.ts';
 
-const USAGE = `Usage: synaptic data <backup|restore> <file>
+const USAGE = `Usage: synaptic data <backup|restore|export|import|migrate> ...
 
   synaptic data backup <file>    consistent copy of the memory database, safe while servers run
   synaptic data restore <file>   replace the memory database with a backup; refuses while any
                                  server or command is connected (close agent sessions first).
-                                 The replaced database is kept as memory.db.before-restore.`;
+                                 The replaced database is kept as memory.db.before-restore.
+  synaptic data export [FILE]    every memory (any state) as JSON lines, exact bodies, to FILE or stdout
+  synaptic data import [FILE]    JSON lines from FILE (or stdin): new ids, supersedes chains remapped,
+                                 memories already present skipped
+  synaptic data migrate --to postgres://USER@HOST/DB
+                                 copy the local SQLite memory into the team database (SYNAPTIC_TEAM)
+  synaptic data migrate --to sqlite
+                                 copy the team database's memory into the local SQLite file
+export and import use the configured store: the team database when SYNAPTIC_DATABASE_URL (or
+synaptic settings database) is set, else the local SQLite file.`;
 
 export const dataCommand: Command = {
   name: 'data',
-  summary: 'back up or restore the memory database',
+  summary: 'back up, restore, export, import or migrate the memory database',
   usage: USAGE,
   async run(argv) {
+    if (argv[0] === 'export' || argv[0] === 'import' || argv[0] === 'migrate') return transfer(argv);
     const [sub, file, ...extra] = argv;
     if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    if (sub !== 'backup' && sub !== 'restore') throw new UsageError('needs backup <file> or restore <file>');
+    if (sub !== 'backup' && sub !== 'restore') throw new UsageError('needs backup, restore, export, import or migrate');
     if (!file) throw new UsageError(`${sub} needs a file`);
     const dir = dataDir();
     if (sub === 'backup') {
@@ -29,3 +46,64 @@ export const dataCommand: Command = {
     return 0;
   },
 };
+
+async function exportTo(store: MemoryBackend, file: string | undefined): Promise<number> {
+  const out = file === undefined || file === '-' ? process.stdout : createWriteStream(file, { mode: 0o600 });
+  let n = 0;
+  for await (const m of store.exportAll()) {
+    if (!out.write(`${jsonWithoutInvisible(JSON.stringify(m))}\n`)) await new Promise((r) => out.once('drain', r));
+    n++;
+  }
+  if (out !== process.stdout) await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return n;
+}
+
+async function collect(store: MemoryBackend): Promise<MemoryRecord[]> {
+  const all: MemoryRecord[] = [];
+  for await (const m of store.exportAll()) all.push(m);
+  return all;
+}
+
+/** export, import and migrate: JSON lines of MemoryRecord between the configured store, files and the other backend. */
+async function transfer(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'migrate') {
+    if (rest[0] !== '--to' || rest[1] === undefined) throw new UsageError('migrate needs --to postgres://USER@HOST/DB or --to sqlite');
+    if (rest.length > 2) throw new UsageError(`unexpected argument '${rest[2]}'`);
+    const toSqlite = rest[1] === 'sqlite';
+    const team = toSqlite ? databaseUrl() : null;
+    if (toSqlite && team === null) throw new UsageError('--to sqlite copies the team database, but no SYNAPTIC_DATABASE_URL (or synaptic settings database) is set');
+    const from = await openMemoryBackend({ url: toSqlite ? team! : null });
+    try {
+      const records = await collect(from);
+      const to = await openMemoryBackend({ url: toSqlite ? null : checkDatabaseUrl(rest[1]!) });
+      try {
+        const r = await to.importRecords(records);
+        const where = toSqlite ? to.location : redactUrl(rest[1]!);
+        process.stdout.write(`Migrated ${r.imported} memories from ${from.location} to ${where}${r.skipped ? ` (${r.skipped} already there, skipped)` : ''}\n`);
+        if (!toSqlite) process.stdout.write(`Set SYNAPTIC_DATABASE_URL=${redactUrl(rest[1]!)} (or synaptic settings database) for servers to use it.\n`);
+      } finally {
+        await to.close();
+      }
+    } finally {
+      await from.close();
+    }
+    return 0;
+  }
+  if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]}'`);
+  const store = await openMemoryBackend();
+  try {
+    if (sub === 'export') {
+      const n = await exportTo(store, rest[0]);
+      if (rest[0] !== undefined && rest[0] !== '-') process.stdout.write(`Exported ${n} memories from ${store.location} to ${rest[0]}\n`);
+    } else {
+      const file = rest[0];
+      const records = parseRecords(readFileSync(file === undefined || file === '-' ? 0 : file, 'utf8'));
+      const r = await store.importRecords(records);
+      process.stdout.write(`Imported ${r.imported} memories into ${store.location}${r.skipped ? `, skipped ${r.skipped} already present` : ''}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+  return 0;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { databaseUrl } from '../../../memory/database.ts';
 import { canonicalFolder, resolveFolder, type Env } from '../../../vault/index.ts';
 import { toolResult, type ToolDefinition } from '../../tool.ts';
 
@@ -35,6 +36,18 @@ export function statusFolder(path: string | undefined, cwd: string, env: Env): s
   return canonicalFolder(chosen, cwd);
 }
 
+/** Said in team mode: memory is shared, secrets are not. */
+export const TEAM_NOTE =
+  'Team mode: memory is shared through the team database (SYNAPTIC_DATABASE_URL), but the vault stays on this machine: no secret, name or value, is ever written to the shared database.';
+
+function teamMode(env: Env): boolean {
+  try {
+    return databaseUrl(env as NodeJS.ProcessEnv) !== null;
+  } catch {
+    return true; // a malformed URL is still an attempt at team mode: say where secrets stay
+  }
+}
+
 /** `vaultstatus`: secret names and scope trust for a folder; never values. */
 export function vaultStatusTool(options: { cwd: string; env: Env }): ToolDefinition<typeof inputSchema> {
   return {
@@ -49,6 +62,7 @@ export function vaultStatusTool(options: { cwd: string; env: Env }): ToolDefinit
     handler: ({ path }) => {
       const folder = statusFolder(path, options.cwd, options.env);
       const { status } = resolveFolder(folder, options.env);
+      if (teamMode(options.env)) status.note = `${status.note} ${TEAM_NOTE}`;
       return toolResult(JSON.stringify(status, null, 2), { ...status });
     },
   };

@@ -1,0 +1,106 @@
+// Team mode end to end against a real PostgreSQL cluster (test/helpers/pg-cluster.ts): a `synaptic serve`
+// stdio child with SYNAPTIC_DATABASE_URL, the cluster stopped under it, vaultstatus, and the CLI's
+// data export / import / migrate between SQLite and PostgreSQL.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openMemoryBackend } from '../../src/memory/database.ts';
+import { MemoryStore } from '../../src/memory/store.ts';
+import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
+import { runCli, ServeChild, twoProjectSetup } from './mcp-child.ts';
+
+const skip = pgUnavailable() ?? false;
+let cluster: PgCluster | null = null;
+before(async () => {
+  if (!skip) cluster = await startPgCluster();
+});
+after(() => cluster?.destroy());
+
+const json = (r: { result?: { content: Array<{ text: string }> } }) => JSON.parse(r.result!.content[0]!.text);
+
+test('serve in team mode: memory in PostgreSQL; the database stopping mid-session is a clear tool error, graph tools keep answering, memory returns with it', { skip }, async () => {
+  const s = twoProjectSetup();
+  const url = cluster!.createDatabase('serve_team');
+  const server = new ServeChild(s.graph, { ...s.env(s.repoA), SYNAPTIC_DATABASE_URL: url }, s.repoA);
+  try {
+    await server.initialize();
+    const stored = await server.waitFor(server.call('remember', { content: 'The team ships on Thursdays.', source: 'user' }));
+    assert.equal(json(stored).stored, true, JSON.stringify(stored));
+    const direct = await openMemoryBackend({ url, env: {} });
+    assert.deepEqual((await direct.list({ all: true })).map((m) => m.body), ['The team ships on Thursdays.'], 'the row is in PostgreSQL');
+    await direct.close();
+    const vault = await server.waitFor(server.call('vaultstatus', {}));
+    assert.match(json(vault).note, /Team mode: .*the vault stays on this machine/);
+
+    cluster!.stop();
+    try {
+      const failed = await server.waitFor(server.call('recall', { query: 'ships' }));
+      assert.equal(failed.result?.isError, true, JSON.stringify(failed));
+      assert.match(failed.result!.content[0]!.text, /Cannot recall: the team memory database postgres:\/\/synaptic@127\.0\.0\.1:\d+\/serve_team is unreachable .*Graph tools keep working/);
+      const graph = await server.waitFor(server.call('graph_stats', {}));
+      assert.notEqual(graph.result?.isError, true, JSON.stringify(graph));
+    } finally {
+      cluster!.start();
+    }
+    const back = await server.waitFor(server.call('recall', { query: 'ships' }));
+    assert.deepEqual(json(back).memories.map((m: { body: string }) => m.body), ['The team ships on Thursdays.']);
+    assert.equal(server.child.exitCode, null, 'the server kept running');
+  } finally {
+    await server.close();
+    s.cleanup();
+  }
+});
+
+test('data migrate --to postgres copies SQLite memory with its supersedes chain; export/import round-trips exact bodies; --to sqlite copies back', { skip }, async () => {
+  const s = twoProjectSetup();
+  try {
+    const local = MemoryStore.open({ dir: s.data, lock: false });
+    const v1 = local.remember({ content: 'Indent with tabs.\n\t  kept  exactly ', source: 'user', scope: 'project', project: s.repoA });
+    local.remember({ content: 'Indent with two spaces.', source: 'user', scope: 'project', project: s.repoA, supersedes: [v1.id] });
+    local.remember({ content: 'Review every migration.', source: 'user', scope: 'global', project: s.repoB });
+    local.close();
+    const url = cluster!.createDatabase('migrate_to');
+    const env = s.env(s.repoA);
+    const bad = await runCli(['data', 'migrate', '--to', 'mysql://x@y/z'], env, s.repoA);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /only postgres:\/\/ \(or postgresql:\/\/\) URLs are supported/);
+    const migrated = await runCli(['data', 'migrate', '--to', url], env, s.repoA);
+    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.match(migrated.stdout, /Migrated 3 memories from .*memory\.db to postgres:\/\/synaptic@127\.0\.0\.1:\d+\/migrate_to/);
+    const again = await runCli(['data', 'migrate', '--to', url], env, s.repoA);
+    assert.match(again.stdout, /Migrated 0 memories .*\(3 already there, skipped\)/);
+
+    const team = { ...env, SYNAPTIC_DATABASE_URL: url };
+    const recalled = await runCli(['memory', 'list', '--json'], team, s.repoA);
+    assert.deepEqual((JSON.parse(recalled.stdout) as Array<{ body: string }>).map((m) => m.body), ['Review every migration.', 'Indent with two spaces.']);
+    const file = join(s.dir, 'team.jsonl');
+    const exported = await runCli(['data', 'export', file], team, s.repoA);
+    assert.equal(exported.code, 0, exported.stderr);
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: number; body: string; supersededBy: number | null });
+    assert.equal(records.length, 3);
+    const old = records.find((r) => r.body === 'Indent with tabs.\n\t  kept  exactly ')!;
+    assert.equal(old.supersededBy, records.find((r) => r.body === 'Indent with two spaces.')!.id, 'the chain survived the migration');
+
+    const url2 = cluster!.createDatabase('import_into');
+    const imported = await runCli(['data', 'import', file], { ...env, SYNAPTIC_DATABASE_URL: url2 }, s.repoA);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stdout, /Imported 3 memories into postgres:/);
+    const store = await openMemoryBackend({ url: url2, env: {} });
+    try {
+      const all = await store.list({ all: true });
+      const tabs = all.find((m) => m.body === 'Indent with tabs.\n\t  kept  exactly ')!;
+      assert.equal(tabs.state, 'superseded');
+      assert.equal(tabs.supersededBy, all.find((m) => m.body === 'Indent with two spaces.')!.id);
+    } finally {
+      await store.close();
+    }
+
+    const fresh = { ...team, SYNAPTIC_DATA_DIR: join(s.dir, 'data2') };
+    const back = await runCli(['data', 'migrate', '--to', 'sqlite'], fresh, s.repoA);
+    assert.equal(back.code, 0, back.stderr);
+    assert.match(back.stdout, /Migrated 3 memories from postgres:.* to .*data2\/memory\.db/);
+  } finally {
+    s.cleanup();
+  }
+});
