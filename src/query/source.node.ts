@@ -196,6 +196,12 @@ function readLinesOnce(real: string, from: number, to: number): { lines: string[
   return { lines, from: start, to: end, total };
 }
 
+/** The whole text of a jailed file (through the source cache: a rename plan reads the same files call after call). */
+export function readSourceText(root: string | undefined, file: string): string {
+  const { real, st } = jailFile(root, file);
+  return cachedSource(real, st).text;
+}
+
 /** Read lines [from, to] (1-based, inclusive) of a jailed file. Returns the lines and the clamped range. */
 export function readLines(root: string | undefined, file: string, from: number, to: number): { lines: string[]; from: number; to: number; total: number } {
   const { real, st } = jailFile(root, file);

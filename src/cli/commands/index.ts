@@ -30,4 +30,5 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'env', load: async () => (await import('./env.ts')).envCommand },
   { name: 'settings', load: async () => (await import('./settings.ts')).settingsCommand },
   { name: 'skills', load: async () => (await import('./skills.ts')).skillsCommand },
+  { name: 'refactor', load: async () => (await import('./refactor.ts')).refactorCommand },
 ];

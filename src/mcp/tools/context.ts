@@ -27,3 +27,6 @@ export interface GraphToolContext {
 }
 
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** Read-only tools that shell out (git, gh) and so reach outside the graph (spec: annotations). */
+export const OPEN_WORLD = { ...READ_ONLY, openWorldHint: true } as const;

@@ -17,6 +17,8 @@ import { createListReposTool } from './list-repos.ts';
 import { createRepoStatsTool } from './repo-stats.ts';
 import { createDynamicHazardsTool } from './dynamic-hazards.ts';
 import { createDescribeNodeTool } from './describe-node.ts';
+import { createPredictEditTool } from './predict-edit.ts';
+import { createPlanRenameTool } from './plan-rename.ts';
 
 /** The graph tools in tools/list order. */
 export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
@@ -38,6 +40,8 @@ export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
     createSearchTextTool(ctx),
     createDynamicHazardsTool(ctx),
     createDescribeNodeTool(ctx),
+    createPredictEditTool(ctx),
+    createPlanRenameTool(ctx),
   ] as ToolDefinition[];
 }
 

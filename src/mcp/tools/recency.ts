@@ -1,6 +1,5 @@
-import { join } from 'node:path';
-import { gitIn } from '../../extract/git.node.ts';
-import { holdsOutputs, marksOutput } from '../../extract/out/marker.node.ts';
+import { defaultBranch, outputPaths } from '../../extract/git-changes.node.ts';
+import { gitOutcomesIn } from '../../extract/git.node.ts';
 
 export interface Recency {
   /** What `since` resolved to (ref or date) and the base commit diffed against. */
@@ -20,14 +19,17 @@ export interface Recency {
 export function changedSince(root: string | undefined, since: string): Recency | undefined {
   if (!root) return undefined;
   // The repository's own config never runs a program here (fsmonitor, filters, hooks...): see gitIn().
-  const run = gitIn(root);
+  const outcomes = gitOutcomesIn(root);
+  const run = (args: string[]) => {
+    const r = outcomes(args);
+    return r.ok ? r.stdout : undefined;
+  };
   const git = (args: string[]) => run(args)?.trim();
   if (git(['rev-parse', '--is-inside-work-tree']) !== 'true') return undefined;
   let ref = since.trim();
   if (!ref || ref.startsWith('-')) return undefined;
   if (ref === 'auto') {
-    const head = git(['symbolic-ref', '--short', 'refs/remotes/origin/HEAD']);
-    ref = head ?? (['main', 'master', 'trunk'].find((b) => git(['rev-parse', '--verify', '-q', `${b}^{commit}`])) ?? '');
+    ref = defaultBranch(outcomes) ?? '';
     if (!ref) return undefined;
   }
   let base: string | undefined;
@@ -44,34 +46,9 @@ export function changedSince(root: string | undefined, since: string): Recency |
     if (m) churn.set(m[3]!, (m[1] === '-' ? 1 : Number(m[1])) + (m[2] === '-' ? 1 : Number(m[2])));
   }
   for (const f of (run(['ls-files', '-z', '--others', '--exclude-standard']) ?? '').split('\0')) if (f) churn.set(f, Math.max(churn.get(f) ?? 0, 10));
-  dropOutputs(root, churn);
+  for (const path of outputPaths(root, churn.keys())) churn.delete(path);
   const max = Math.max(1, ...churn.values());
   const weights = new Map<string, number>();
   for (const [f, c] of churn) weights.set(f, Math.log1p(c) / Math.log1p(max));
   return { since: ref, base: base.slice(0, 12), weights };
-}
-
-/**
- * Remove the paths inside an output folder of Synaptic (synaptic-out/ or any --out folder): one that
- * holds graph.json next to .manifest.json now, or whose pair is among the changes (deleted since).
- * The repository root itself is never one (its files are source).
- */
-function dropOutputs(root: string, churn: Map<string, number>): void {
-  const verdicts = new Map<string, boolean>();
-  const isOutput = (dir: string): boolean => {
-    let verdict = verdicts.get(dir);
-    if (verdict === undefined) {
-      verdict = marksOutput((name) => churn.has(`${dir}/${name}`)) || holdsOutputs(join(root, dir));
-      verdicts.set(dir, verdict);
-    }
-    return verdict;
-  };
-  for (const path of [...churn.keys()]) {
-    for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
-      if (isOutput(path.slice(0, slash))) {
-        churn.delete(path);
-        break;
-      }
-    }
-  }
 }

@@ -1,0 +1,147 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Command } from '../command.ts';
+import { UsageError } from '../command.ts';
+import { OUTPUT_DIR_NAME } from '../../extract/identity.node.ts';
+import { isIdentifier } from '../../query/edit-plan/occurrences.ts';
+import { renameTargets, verifyRename, type RenameVerification } from '../../query/edit-plan/verify.ts';
+import type { QueryEngine } from '../../query/engine.ts';
+import { jailPath } from '../../query/source.node.ts';
+
+const USAGE = `Usage: synaptic refactor verify <old> <new> [path] [options]
+
+After applying a rename (plan_rename lists the edits), check the edited tree against the graph of the
+tree before the edit (<path>/synaptic-out/graph.json, which this command leaves as it is): the
+tree is extracted again into a temporary copy of the outputs (an incremental update), then
+
+  - the definition carries the new name and the old one is gone;
+  - no code token of <old> is left in the code files (mentions in comments and strings are listed,
+    not failed; files that define or use another symbol named <old> are not scanned);
+  - the graph has the same number of edges, and the renamed symbol the same edges per relation.
+
+Prints PASS (exit 0) or FAIL with what is left (exit 1). Run \`synaptic update\` afterwards to
+refresh synaptic-out/ itself.
+
+Options:
+  --out <dir>    the output folder holding the pre-edit graph (default: <path>/${OUTPUT_DIR_NAME})
+  --file <sub>   the symbol's file (a path substring), when several symbols are named <old>
+  --id <id>      the symbol's node id, when several symbols are named <old>
+  --json         print the result as JSON on stdout
+`;
+
+interface VerifyArgs {
+  old: string;
+  to: string;
+  root: string;
+  outDir: string;
+  file?: string;
+  id?: string;
+  json: boolean;
+}
+
+/** `synaptic refactor verify`: check an applied rename against the pre-edit graph. */
+export const refactorCommand: Command = {
+  name: 'refactor',
+  summary: 'refactor verify <old> <new>: check an applied rename (no dangling references, same edges)',
+  usage: USAGE,
+  run: async (argv) => {
+    const [sub, ...rest] = argv;
+    if (sub !== 'verify') throw new UsageError(sub ? `Cannot refactor: unknown subcommand '${sub}' (the one there is: verify)` : 'Cannot refactor: name a subcommand (synaptic refactor verify <old> <new> [path])');
+    const args = parseVerifyArgs(rest);
+    const result = await runVerify(args);
+    if (args.json) process.stdout.write(JSON.stringify({ old: args.old, new: args.to, ...result }) + '\n');
+    else process.stdout.write(formatVerification(args.old, args.to, result));
+    return result.ok ? 0 : 1;
+  },
+};
+
+function parseVerifyArgs(argv: string[]): VerifyArgs {
+  const positional: string[] = [];
+  let out: string | undefined;
+  let file: string | undefined;
+  let id: string | undefined;
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (!v) throw new UsageError(`Cannot refactor verify: ${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--out') out = value();
+    else if (flag === '--file') file = value();
+    else if (flag === '--id') id = value();
+    else if (flag === '--json') json = true;
+    else if (flag.startsWith('-')) throw new UsageError(`Cannot refactor verify: unknown option '${flag}'`);
+    else positional.push(arg);
+  }
+  if (positional.length < 2) throw new UsageError('Cannot refactor verify: expected <old> <new> [path]');
+  if (positional.length > 3) throw new UsageError(`Cannot refactor verify: unexpected argument '${positional[3]}'`);
+  const [old, to, path] = positional as [string, string, string | undefined];
+  if (old === to) throw new UsageError(`Cannot refactor verify: <new> is the same name as <old> ('${old}')`);
+  for (const [what, name] of [['<old>', old], ['<new>', to]] as const) if (!isIdentifier(name, 'typescript')) throw new UsageError(`Cannot refactor verify: ${what} '${name}' is not an identifier`);
+  const given = resolve(path ?? process.cwd());
+  if (!existsSync(given)) throw new UsageError(`Cannot refactor verify: path '${path}' does not exist`);
+  const root = realpathSync(given); // the source jail compares real paths
+  const outDir = resolve(out ?? join(root, OUTPUT_DIR_NAME));
+  return { old, to, root, outDir, json, ...(file !== undefined ? { file } : {}), ...(id !== undefined ? { id } : {}) };
+}
+
+async function loadEngine(graphJson: string): Promise<QueryEngine> {
+  const [{ loadGraph }, { QueryEngine }, { indexSnapshot }, { coreTraversal }, { Core }] = await Promise.all([
+    import('../../graph/load.node.ts'),
+    import('../../query/engine.ts'),
+    import('../../query/snapshot-index.ts'),
+    import('../../query/core-traversal.ts'),
+    import('../../core/index.ts'),
+  ]);
+  const loaded = await loadGraph(graphJson);
+  const traversal = coreTraversal(await Core.load());
+  if (loaded.snapshot) {
+    const { doc, edges } = indexSnapshot(loaded.snapshot);
+    return new QueryEngine(doc, traversal, { edges });
+  }
+  return new QueryEngine(loaded.doc!, traversal);
+}
+
+async function runVerify(args: VerifyArgs): Promise<RenameVerification> {
+  const graphJson = join(args.outDir, 'graph.json');
+  if (!existsSync(graphJson)) throw new UsageError(`Cannot refactor verify: no graph at ${graphJson} (verify compares the edited tree with the graph extracted before the edit: run synaptic extract before editing)`);
+  const before = await loadEngine(graphJson);
+  const targets = renameTargets(before, args.old, { ...(args.id !== undefined ? { id: args.id } : {}), ...(args.file !== undefined ? { file: args.file } : {}) });
+  if (!targets.length) {
+    const already = renameTargets(before, args.to).length > 0;
+    throw new UsageError(
+      already
+        ? `Cannot refactor verify: the graph at ${graphJson} has '${args.to}' and no '${args.old}'${args.file || args.id ? ' there' : ''}: it was updated after the edit, so it cannot serve as the pre-edit graph (check out the pre-edit tree, run synaptic extract, then apply the edit again)`
+        : `Cannot refactor verify: no symbol named '${args.old}'${args.file ? ` in a file matching '${args.file}'` : ''}${args.id ? ` with id '${args.id}'` : ''} in ${graphJson}`,
+    );
+  }
+  if (targets.length > 1 && args.id === undefined) {
+    const list = targets.slice(0, 10).map((v) => `  --id '${before.ix.node(v).id}'  (${before.ix.node(v).kind} in ${before.ix.node(v).source_file})`);
+    throw new UsageError(`Cannot refactor verify: ${targets.length} symbols are named '${args.old}'; pass --file <path substring> or one of:\n${list.join('\n')}`);
+  }
+  const temp = mkdtempSync(join(tmpdir(), 'synaptic-verify-'));
+  try {
+    // The pre-edit outputs stay as they are: the update runs on a copy (its caches make it incremental).
+    cpSync(args.outDir, temp, { recursive: true });
+    const { runExtract } = await import('../../extract/pipeline.node.ts');
+    await runExtract({ root: args.root, outDir: temp, incremental: true });
+    const after = await loadEngine(join(temp, 'graph.json'));
+    return verifyRename(before, after, targets, args.old, args.to, (file) => readFileSync(jailPath(args.root, file), 'utf8'));
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+function formatVerification(old: string, to: string, result: RenameVerification): string {
+  const lines = [`refactor verify: ${old} -> ${to}`];
+  for (const check of result.checks) {
+    lines.push(`  ${check.ok ? 'ok  ' : 'FAIL'} ${check.summary}`);
+    for (const d of check.details) lines.push(`         ${d}`);
+  }
+  lines.push(result.ok ? 'PASS' : 'FAIL');
+  return lines.join('\n') + '\n';
+}
