@@ -30,5 +30,8 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'env', load: async () => (await import('./env.ts')).envCommand },
   { name: 'settings', load: async () => (await import('./settings.ts')).settingsCommand },
   { name: 'skills', load: async () => (await import('./skills.ts')).skillsCommand },
+  { name: 'affected', load: async () => (await import('./affected.ts')).affectedCommand },
+  { name: 'predict', load: async () => (await import('./predict.ts')).predictCommand },
+  { name: 'hazards', load: async () => (await import('./hazards.ts')).hazardsCommand },
   { name: 'refactor', load: async () => (await import('./refactor.ts')).refactorCommand },
 ];

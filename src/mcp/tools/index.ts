@@ -19,6 +19,9 @@ import { createDynamicHazardsTool } from './dynamic-hazards.ts';
 import { createDescribeNodeTool } from './describe-node.ts';
 import { createPredictEditTool } from './predict-edit.ts';
 import { createPlanRenameTool } from './plan-rename.ts';
+import { createWorkingChangesImpactTool } from './working-changes-impact.ts';
+import { createPredictImpactTool } from './predict-impact.ts';
+import { createAffectedTestsTool } from './affected-tests.ts';
 
 /** The graph tools in tools/list order. */
 export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
@@ -42,6 +45,9 @@ export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
     createDescribeNodeTool(ctx),
     createPredictEditTool(ctx),
     createPlanRenameTool(ctx),
+    createWorkingChangesImpactTool(ctx),
+    createPredictImpactTool(ctx),
+    createAffectedTestsTool(ctx),
   ] as ToolDefinition[];
 }
 
