@@ -122,6 +122,10 @@ export function planRename(engine: QueryEngine, v: NodeId, to: string, read: Sou
     }
   }
 
+  // Graph evidence before the text scan (a site keeps the first reason found).
+  for (const m of relatedMembers(engine, v, parent, old)) definitionSite(engine, m, files, sites, `${ix.label(m)} overrides or implements the same member: rename it too, or the override breaks`, CONF.override);
+  for (const u of collisions(engine, v, parent, to)) sites.add({ file: String(ix.node(u).source_file ?? ''), line: lineOf(ix.node(u).source_location), col: 0, reason: `${ix.label(u)} already exists here: '${to}' would collide with it`, confidence: CONF.conflict, old: ix.label(u) }, true);
+
   // Every other whole-word occurrence in those files.
   // A member (Store.Get, Dog.speak): another `.Get` in these files may be any type's, so only the graph's sites are edits.
   const member = parent !== undefined || ix.label(v).replace(/\s*\(.*\)\s*$/, '') !== old;
@@ -138,8 +142,6 @@ export function planRename(engine: QueryEngine, v: NodeId, to: string, read: Sou
     }
   }
 
-  for (const m of relatedMembers(engine, v, parent, old)) definitionSite(engine, m, files, sites, `${ix.label(m)} overrides or implements the same member: rename it too, or the override breaks`, CONF.override);
-  for (const u of collisions(engine, v, parent, to)) sites.add({ file: String(ix.node(u).source_file ?? ''), line: lineOf(ix.node(u).source_location), col: 0, reason: `${ix.label(u)} already exists here: '${to}' would collide with it`, confidence: CONF.conflict, old: ix.label(u) });
   const dynamic = engine.dynamicScope(v).keyed;
   for (const d of dynamic) sites.add({ file: d.file, line: d.line, col: 0, reason: `${d.kind} by the name '${old}' in ${d.host}: a by-name lookup the rename does not change`, confidence: CONF.noToken });
 
@@ -191,6 +193,7 @@ function collisions(engine: QueryEngine, v: NodeId, parent: NodeId | undefined, 
 class SiteSet {
   private readonly byKey = new Map<string, RenameSite>();
   private readonly located = new Set<string>();
+  private readonly pinned = new Set<string>();
   constructor(
     private readonly old: string,
     private readonly to: string,
@@ -200,16 +203,18 @@ class SiteSet {
     return this.byKey.has(`${file}\0${line}\0${col}`);
   }
 
-  add(site: Omit<RenameSite, 'old' | 'to'> & { old?: string }): void {
-    const key = `${site.file}\0${site.line}\0${site.col}`;
+  /** `pinned`: kept even on a line that has a located site (a collision is news there). */
+  add(site: Omit<RenameSite, 'old' | 'to'> & { old?: string }, pinned = false): void {
+    const key = `${site.file}\0${site.line}\0${site.col}${pinned ? '\0pinned' : ''}`;
     const lineKey = `${site.file}\0${site.line}`;
-    if (site.col === 0 && this.located.has(lineKey)) return; // the line already has a located site
+    if (site.col === 0 && !pinned && this.located.has(lineKey)) return; // the line already has a located site
     if (site.col > 0) this.located.add(lineKey);
+    if (pinned) this.pinned.add(key);
     if (!this.byKey.has(key)) this.byKey.set(key, { old: this.old, to: this.to, ...site });
   }
 
   split(): { edits: RenameSite[]; review: RenameSite[] } {
-    const all = [...this.byKey.values()].filter((s) => s.col > 0 || !this.located.has(`${s.file}\0${s.line}`)).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+    const all = [...this.byKey].filter(([key, s]) => s.col > 0 || this.pinned.has(key) || !this.located.has(`${s.file}\0${s.line}`)).map(([, s]) => s).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
     return { edits: all.filter((s) => s.col > 0 && s.confidence >= EDIT_THRESHOLD), review: all.filter((s) => s.col === 0 || s.confidence < EDIT_THRESHOLD) };
   }
 }
