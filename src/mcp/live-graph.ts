@@ -11,7 +11,7 @@ function stampOnly(loaded: LoadedGraph): LoadedGraph {
 }
 
 /** Index a loaded graph: straight from the snapshot columns when graph.cbor was used. */
-function buildEngine(loaded: LoadedGraph, traversal: ((ix: GraphIndex) => TraversalBackend) | undefined): QueryEngine {
+export function buildEngine(loaded: LoadedGraph, traversal: ((ix: GraphIndex) => TraversalBackend) | undefined): QueryEngine {
   if (loaded.snapshot) {
     const { doc, edges } = indexSnapshot(loaded.snapshot);
     return new QueryEngine(doc, traversal, { edges });

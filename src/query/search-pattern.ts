@@ -32,6 +32,23 @@ async function engine(): Promise<typeof RE2JSClass> {
   return re2js;
 }
 
+/**
+ * A find-anywhere test for one regex in RE2 (structural_search's =~): the same engine, the same
+ * refusal of features RE2 lacks, JavaScript escapes accepted.
+ */
+export async function compileRegexTest(pattern: string): Promise<(s: string) => boolean> {
+  const RE2JS = await engine();
+  const feature = unsupportedFeature(pattern);
+  if (feature) throw new SearchPatternError(`the regex uses ${feature}, which the linear-time regex engine (RE2) does not support`);
+  try {
+    const re = RE2JS.compile(jsEscapesToRe2(pattern));
+    return (s) => re.test(s);
+  } catch (err) {
+    const why = (err instanceof Error ? err.message : String(err)).replace(/^error parsing regexp: /, '');
+    throw new SearchPatternError(`invalid regex (${why}; RE2 syntax)`);
+  }
+}
+
 export async function compileSearchPattern(pattern: string, options: PatternOptions): Promise<SearchPattern> {
   const RE2JS = await engine();
   const insensitive = options.caseSensitive === false || (options.caseSensitive === undefined && !/[A-Z]/.test(pattern));

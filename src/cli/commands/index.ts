@@ -18,6 +18,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'serve', aliases: ['mcp'], load: async () => (await import('./serve.ts')).serveCommand },
   { name: 'explore', load: async () => (await import('./explore.ts')).exploreCommand },
   { name: 'export', load: async () => (await import('./export.ts')).exportCommand },
+  { name: 'query', load: async () => (await import('./query.ts')).queryCommand },
   { name: 'memory', load: async () => (await import('./memory.ts')).memoryCommand },
   { name: 'session', load: async () => (await import('./session.ts')).sessionCommand },
   { name: 'compact', load: async () => (await import('./compact.ts')).compactCommand },

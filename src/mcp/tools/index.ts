@@ -12,6 +12,7 @@ import { createGraphStatsTool } from './graph-stats.ts';
 import { createQueryGraphTool } from './query-graph.ts';
 import { createShortestPathTool } from './shortest-path.ts';
 import { createSearchTextTool } from './search-text.ts';
+import { createStructuralSearchTool } from './structural-search.ts';
 import { createGetCommunityTool } from './get-community.ts';
 import { createListReposTool } from './list-repos.ts';
 import { createRepoStatsTool } from './repo-stats.ts';
@@ -41,6 +42,7 @@ export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
     createFindCalleesTool(ctx),
     createFindReferencesTool(ctx),
     createSearchTextTool(ctx),
+    createStructuralSearchTool(ctx),
     createDynamicHazardsTool(ctx),
     createDescribeNodeTool(ctx),
     createPredictEditTool(ctx),
