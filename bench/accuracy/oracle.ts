@@ -1,8 +1,9 @@
 /**
  * Call-graph oracle: the TypeScript checker's resolved call targets for a repository.
  *
- *   node --import tsx bench/accuracy/oracle.ts <repo-dir> > oracle.tsv
+ *   node --import tsx bench/accuracy/oracle.ts <repo-dir> [--js] > oracle.tsv
  *
+ * `--js`: JavaScript files (.js/.jsx/.mjs/.cjs) too, checked as JavaScript (CommonJS included).
  * Every `.ts`/`.tsx`/`.mts`/`.cts` file outside node_modules/dist is compiled in one program (no
  * emit, no external types). For each call, `new` and `super(...)` the checker's resolved signature
  * gives the declaration; pairs whose target is a named definition inside the repo are printed as
@@ -19,7 +20,9 @@ import ts from 'typescript';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'build', '.git', 'coverage', 'out', '.next', 'vendor']);
 
-export function listTsFiles(root: string): string[] {
+/** `.ts/.tsx/.mts/.cts`, and with `js` also `.js/.jsx/.mjs/.cjs` (no `.d.ts` filter: declarations count as callees). */
+export function listTsFiles(root: string, js = false): string[] {
+  const pattern = js ? /\.(c|m)?(t|j)sx?$/ : /\.(c|m)?tsx?$/;
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -28,7 +31,7 @@ export function listTsFiles(root: string): string[] {
       const st = statSync(p);
       if (st.isDirectory()) {
         if (!SKIP_DIRS.has(name)) walk(p);
-      } else if (/\.(c|m)?tsx?$/.test(name) && st.size < 1_000_000) out.push(p);
+      } else if (pattern.test(name) && st.size < 1_000_000) out.push(p);
     }
   };
   walk(root);
@@ -54,11 +57,38 @@ function defName(n: ts.Node): string | undefined {
   // Objects of functions bound to a variable: `const api = { get() {}, post: () => {} }`.
   if (ts.isMethodDeclaration(n) && ts.isObjectLiteralExpression(n.parent) && namedObject(n.parent)) return nameText(n.name);
   if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && ts.isObjectLiteralExpression(n.initializer) && namedObject(n.initializer)) return n.name.text;
+  // `module.exports = { get() {}, post: function () {} }`: members named as `exports.get = ...` is.
+  if (ts.isMethodDeclaration(n) && ts.isObjectLiteralExpression(n.parent) && isModuleExports(n.parent.parent, n.parent)) return nameText(n.name);
   if (ts.isArrowFunction(n) || ts.isFunctionExpression(n)) {
     const p = n.parent;
+    if (ts.isBinaryExpression(p) && p.right === n && p.operatorToken.kind === ts.SyntaxKind.EqualsToken) return assignedName(p.left);
+    if (ts.isPropertyAssignment(p) && p.initializer === n && ts.isObjectLiteralExpression(p.parent) && isModuleExports(p.parent.parent, p.parent)) return nameText(p.name);
     if (ts.isVariableDeclaration(p) && p.initializer === n && ts.isIdentifier(p.name)) return p.name.text;
     if (ts.isPropertyDeclaration(p) && p.initializer === n && ts.isClassLike(p.parent)) return nameText(p.name);
     if (ts.isPropertyAssignment(p) && p.initializer === n && ts.isObjectLiteralExpression(p.parent) && namedObject(p.parent)) return nameText(p.name);
+  }
+  return undefined;
+}
+
+/** `module.exports = <value>` (the assignment holding `value`). */
+function isModuleExports(assign: ts.Node, value: ts.Node): boolean {
+  return ts.isBinaryExpression(assign) && assign.right === value && assign.operatorToken.kind === ts.SyntaxKind.EqualsToken
+    && assign.left.getText().replace(/\s+/g, '') === 'module.exports';
+}
+
+/**
+ * The name a function assigned to `left` is defined under: `exports.f` and `module.exports.f` give
+ * `f` (module members), `X.prototype.y` gives `X.y` (a method of X), `a.b` gives `a.b`; any other
+ * target (computed, deeper paths) none.
+ */
+function assignedName(left: ts.Expression): string | undefined {
+  if (!ts.isPropertyAccessExpression(left)) return undefined;
+  const name = left.name.text;
+  const o = left.expression;
+  if (ts.isIdentifier(o)) return o.text === 'exports' ? name : o.text === 'module' ? undefined : `${o.text}.${name}`;
+  if (ts.isPropertyAccessExpression(o) && ts.isIdentifier(o.expression)) {
+    if (o.expression.text === 'module' && o.name.text === 'exports') return name;
+    if (o.name.text === 'prototype') return `${o.expression.text}.${name}`;
   }
   return undefined;
 }
@@ -92,6 +122,9 @@ function enclosingDef(n: ts.Node): ts.Node | undefined {
 
 function targetDecl(d: ts.Node | undefined): ts.Node | undefined {
   if (!d) return undefined;
+  // JS expando members (`app.use = function`, `exports.f = ...`): declared by the assignment or its target.
+  if (ts.isPropertyAccessExpression(d) && ts.isBinaryExpression(d.parent) && d.parent.left === d) d = d.parent;
+  if (ts.isBinaryExpression(d) && d.operatorToken.kind === ts.SyntaxKind.EqualsToken && (ts.isArrowFunction(d.right) || ts.isFunctionExpression(d.right))) return targetDecl(d.right);
   // `const f = () => {}` / `p = () => {}`: the function value is the definition.
   if ((ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d) || ts.isPropertyAssignment(d)) && d.initializer
     && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) return targetDecl(d.initializer);
@@ -110,7 +143,7 @@ function calledDecl(checker: ts.TypeChecker, node: ts.CallExpression | ts.NewExp
     let sym = nameNode ? checker.getSymbolAtLocation(nameNode) : undefined;
     if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
     const decls = sym?.declarations ?? [];
-    const withBody = decls.find((d) => (ts.isFunctionLike(d) && 'body' in d && d.body) || ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d) || ts.isPropertyAssignment(d));
+    const withBody = decls.find((d) => (ts.isFunctionLike(d) && 'body' in d && d.body) || ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d) || ts.isPropertyAssignment(d) || ts.isBinaryExpression(d) || (ts.isPropertyAccessExpression(d) && ts.isBinaryExpression(d.parent)));
     const t = targetDecl(withBody ?? decls[0]);
     if (t) return t;
   }
@@ -152,11 +185,11 @@ function workspacePaths(root: string): { baseUrl: string; paths: Record<string, 
   return { baseUrl: root, paths };
 }
 
-export function oraclePairs(root: string): Set<string> {
-  const files = listTsFiles(root);
+export function oraclePairs(root: string, js = false): Set<string> {
+  const files = listTsFiles(root, js);
   const program = ts.createProgram(files, {
     ...workspacePaths(root),
-    noEmit: true, allowJs: false, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
+    noEmit: true, allowJs: js, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [],
     jsx: ts.JsxEmit.ReactJSX, allowImportingTsExtensions: true, noLib: false,
   });
@@ -188,12 +221,13 @@ export function oraclePairs(root: string): Set<string> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = process.argv[2];
+  const js = process.argv.includes('--js');
   if (!root) {
-    process.stderr.write('usage: oracle.ts <repo-dir>\n');
+    process.stderr.write('usage: oracle.ts <repo-dir> [--js]\n');
     process.exit(2);
   }
   const t0 = Date.now();
-  const pairs = oraclePairs(root);
+  const pairs = oraclePairs(root, js);
   process.stdout.write([...pairs].sort().join('\n') + '\n');
   process.stderr.write(`oracle: ${pairs.size} pairs in ${Date.now() - t0} ms\n`);
 }

@@ -1,7 +1,9 @@
 /**
  * Scores the extractor's call edges against the TypeScript checker oracle.
  *
- *   node --import tsx bench/accuracy/score.ts <repo-dir> [oracle.tsv] [--misses N]
+ *   node --import tsx bench/accuracy/score.ts <repo-dir> [oracle.tsv] [--misses N] [--js]
+ *
+ * `--js`: JavaScript files are scored too (the oracle made with `oracle.ts --js`).
  *
  * Without an oracle file the oracle is computed (slow: a full type check). Pairs are unique
  * (caller, callee) ids with overload suffixes (`~2`) removed. Reports precision/recall/F1 for
@@ -12,6 +14,7 @@ import { extractRepo } from './extract-repo.ts';
 import { oraclePairs } from './oracle.ts';
 
 const TS_FILE = /\.(c|m)?tsx?$/;
+const TS_JS_FILE = /\.(c|m)?(t|j)sx?$/;
 
 function prf(ours: Set<string>, truth: Set<string>): { p: number; r: number; f1: number; tp: number } {
   let tp = 0;
@@ -28,10 +31,11 @@ async function main(): Promise<void> {
   const oracleFile = args[1] && !args[1].startsWith('--') ? args[1] : undefined;
   const mi = args.indexOf('--misses');
   const showMisses = mi >= 0 ? Number(args[mi + 1] ?? 20) : 0;
+  const js = args.includes('--js');
   const truth = oracleFile && existsSync(oracleFile)
     ? new Set(readFileSync(oracleFile, 'utf8').split('\n').filter(Boolean))
-    : oraclePairs(root);
-  const ex = await extractRepo(root, (p) => TS_FILE.test(p));
+    : oraclePairs(root, js);
+  const ex = await extractRepo(root, (p) => (js ? TS_JS_FILE : TS_FILE).test(p));
   const strip = (id: string): string => id.replace(/~\d+$/, '');
   const sure = new Set<string>();
   const all = new Set<string>();

@@ -106,7 +106,8 @@ function visibility(def: DefInfo): { visibility: Visibility; exported: boolean; 
     if (def.nameNode.type === 'private_property_identifier') vis = 'private';
     return { visibility: vis, exported: false, isStatic: hasChild(node, 'static') || undefined, isGetter: hasChild(node, 'get') || undefined };
   }
-  if (def.node.type === 'assignment_expression') return { visibility: 'public', exported: true };
+  // `exports.f = ...`, `obj.x = ...`, `X.prototype.y = ...`, `module.exports = { f() {} }`.
+  if (def.node.type === 'assignment_expression' || def.grandparentNode?.type === 'assignment_expression') return { visibility: 'public', exported: true };
   const exp = exportStatementOf(def);
   // Inside `declare module` / namespaces without `export`, and ambient declarations: visible.
   const ambient = def.parentNode?.type === 'ambient_declaration';
@@ -171,7 +172,8 @@ function finish(fn: Node, raw: string, source: string): SignatureInfo {
 function doc(def: DefInfo): string | undefined {
   // Before the export statement; else before `const` of a declarator.
   const declarator = def.node.type === 'variable_declarator';
-  const level = exportStatementOf(def) ? (declarator ? 2 : 1) : declarator && def.parentNode ? 1 : 0;
+  // `exports.f = function` / `obj.x = ...`: before the expression statement.
+  const level = exportStatementOf(def) ? (declarator ? 2 : 1) : (declarator || def.node.type === 'assignment_expression') && def.parentNode ? 1 : 0;
   const c = precedingComment(def, level, COMMENTS);
   return c ? firstCommentLine(c.text) : undefined;
 }
@@ -334,11 +336,29 @@ function destructure(pat: Node, source: import('../facts.ts').Expr | undefined, 
   }
 }
 
+/** The module of `require('m')`, else undefined. */
+function requiredModule(call: Node): string | undefined {
+  const f = call.childForFieldName('function');
+  if (f?.type !== 'identifier' || f.text !== 'require') return undefined;
+  return stringValue(call.childForFieldName('arguments')?.firstNamedChild);
+}
+
 function readDeclarator(node: Node, scope: number, sink: Sink): void {
   const name = node.childForFieldName('name');
   const value = node.childForFieldName('value');
   const type = node.childForFieldName('type');
   if (!name) return;
+  // CommonJS: const f = require('m').f
+  if (value && value.type === 'member_expression' && name.type === 'identifier') {
+    const o = value.childForFieldName('object');
+    const prop = value.childForFieldName('property');
+    const mod = o?.type === 'call_expression' ? requiredModule(o) : undefined;
+    if (mod !== undefined && prop) {
+      sink.marks.add(o!.id);
+      sink.imports.push({ module: mod, imported: prop.text, local: name.text, line: node.startPosition.row + 1, scope });
+      return;
+    }
+  }
   // CommonJS: const x = require('m'); const { a, b: c } = require('m')
   if (value && value.type === 'call_expression') {
     const f = value.childForFieldName('function');
@@ -434,6 +454,14 @@ function readField(node: Node, scope: number, sink: Sink, defs: DefInfo[]): void
   if (b.type || b.value) sink.bindings.push(b);
 }
 
+/** `module.exports = ...` (the assignment). */
+function isModuleExports(assign: Node): boolean {
+  const left = assign.childForFieldName('left');
+  if (left?.type !== 'member_expression') return false;
+  const o = left.childForFieldName('object');
+  return o?.type === 'identifier' && o.text === 'module' && left.childForFieldName('property')?.text === 'exports';
+}
+
 function holdsFunctions(object: Node | null): boolean {
   if (object?.type !== 'object') return false;
   for (const m of object.namedChildren) {
@@ -453,6 +481,8 @@ export const ECMASCRIPT_SPEC: LangSpec = {
     if (def.kind === 'method' && def.nameNode.text === 'constructor' && def.node.type === 'method_definition') return { kind: 'constructor' };
     // `const api = { get() {}, post: () => {} }`: an object bound to a name is a definition when it holds functions.
     if (def.kind === 'variable' && def.node.type === 'variable_declarator' && !holdsFunctions(def.node.childForFieldName('value'))) return null;
+    // `module.exports = { get() {} }`: only that assignment's object members are module members.
+    if (def.grandparentNode?.type === 'assignment_expression' && (def.node.type === 'pair' || def.node.type === 'method_definition') && !isModuleExports(def.grandparentNode)) return null;
     return { kind: def.kind };
   },
   visibility: (def) => visibility(def),

@@ -15,7 +15,7 @@ import type { FileFacts } from '../facts.ts';
 import type { ProjectContext } from '../project-context.ts';
 import { dirOf } from '../project-context.ts';
 import { Linker, type LinkDeps, type LinkResult } from './index.ts';
-import { languageFamily } from './resolver.ts';
+import { languageFamily, ownerScopeOf } from './resolver.ts';
 
 /**
  * Every global index key (see Resolver `key` calls) a file's facts may contribute an entry to:
@@ -33,7 +33,7 @@ export function contributedKeys(f: FileFacts): string[] {
     keys.add(`m\0${fam}\0${s.name}`);
     keys.add(`n\0${s.name}`);
     for (const k of pkgKeys) keys.add(`p\0${k}\0${s.name}`);
-    if (s.owner) keys.add(`o\0${f.language === 'go' ? `go:${dirOf(f.path)}` : f.language}`);
+    if (s.owner) keys.add(`o\0${ownerScopeOf(f)}`);
   }
   return [...keys];
 }

@@ -259,13 +259,17 @@ export class Linker {
       }
       const v: Resolved | null = r.typeOf(fc, c.scope, c.callee);
       if (!v) return ambiguous(r, fc, c);
-      if (v.v.t === 'mod' && c.form === 'call') {
-        // `const m = require('./m'); m()`: the module's default export (`module.exports = fn`).
+      if (v.v.t === 'mod') {
+        // `const m = require('./m'); m()` / `new m()`: the module's default export (`module.exports = fn`).
         const d = r.resolveExport(v.v.f, 'default', 0);
         if (d && d.v.t === 'sym' && r.isCallable(d.v.f, d.v.i)) return { ids: [target(d.v.f, d.v.i)], conf: 'INFERRED' };
+        if (d && d.v.t === 'sym' && c.form === 'new' && r.isTypeLike(d.v.f, d.v.i)) {
+          const ctor = constructorOf(r, d.v.f, d.v.i);
+          return { ids: [ctor ? target(ctor[0], ctor[1]) : target(d.v.f, d.v.i, 'instantiates')], conf: 'INFERRED' };
+        }
         return null;
       }
-      if (v.v.t === 'ext' || v.v.t === 'mod' || v.v.t === 'pkg') return null;
+      if (v.v.t === 'ext' || v.v.t === 'pkg' || v.v.t === 'obj') return null;
       if (v.v.t === 'inst') {
         if (c.callee.k !== 'new') return null; // calling an instance (functor): unknown
         const ctor = constructorOf(r, v.v.f, v.v.i); // Ruby `Foo.new`
@@ -276,7 +280,11 @@ export class Linker {
       const vf = v.v.f;
       const vi = v.v.i;
       if (r.isCallable(vf, vi)) {
-        if (c.form === 'new') return r.sym(vf, vi).kind === 'constructor' ? { ids: [target(vf, vi)], conf } : null;
+        if (c.form === 'new') {
+          // `new View()` of a JS constructor function `function View() {}`.
+          const k = r.sym(vf, vi).kind;
+          return k === 'constructor' || (k === 'function' && languageFamily(r.file(vf).language) === 'js') ? { ids: [target(vf, vi)], conf } : null;
+        }
         return { ids: [target(vf, vi)], conf, ...(v.guess ? { score: 0.5 } : {}) };
       }
       if (r.isTypeLike(vf, vi)) {

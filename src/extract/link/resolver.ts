@@ -26,6 +26,8 @@ export type Value =
   | { t: 'inst'; f: number; i: number }
   | { t: 'mod'; f: number }
   | { t: 'pkg'; key: string }
+  /** A JS object known only by the functions assigned to its members (`app.use = function`) in file f. */
+  | { t: 'obj'; f: number; n: string }
   | { t: 'ext' };
 
 export interface Resolved {
@@ -63,6 +65,8 @@ interface FileIndex {
   exportsByName: Map<string, string>;
   reexports: ImportFact[];
   pkgKey: string | null;
+  /** JS/TS: owners of top-level methods declared outside a type (`app` of `app.use = function`). */
+  owners: Set<string>;
 }
 
 /**
@@ -78,6 +82,16 @@ export interface GuessData {
 /** Language family for by-name method candidates (TS and JS share one). */
 export function languageFamily(l: LanguageId): string {
   return l === 'typescript' || l === 'tsx' || l === 'javascript' ? 'js' : l;
+}
+
+const JS_FAMILY: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript']);
+
+/**
+ * Where methods declared outside their type are looked up by (owner, name): a Go folder; a JS/TS
+ * file (`X.prototype.y = function` / `obj.x = function` own within their file); else the language.
+ */
+export function ownerScopeOf(f: FileFacts): string {
+  return f.language === 'go' ? `go:${dirOf(f.path)}` : JS_FAMILY.has(f.language) ? `js:${f.path}` : f.language;
 }
 
 function pushMap<K, V>(m: Map<K, V[]>, k: K, v: V): void {
@@ -204,7 +218,10 @@ export class Resolver {
 
   private indexFile(f: FileFacts): FileIndex {
     const members = new Map<number, Map<string, number>>();
+    const js = JS_FAMILY.has(f.language);
+    const owners = new Set<string>();
     f.symbols.forEach((s, i) => {
+      if (js && s.owner) { if (s.parent === -1) owners.add(s.owner); return; } // `app.use = function`: a member of app, not a name `use` of the scope
       let m = members.get(s.parent);
       if (!m) members.set(s.parent, (m = new Map()));
       if (!m.has(s.name)) m.set(s.name, i);
@@ -228,7 +245,7 @@ export class Resolver {
     }
     const exportsByName = new Map<string, string>();
     for (const e of f.exports) if (!exportsByName.has(e.exported)) exportsByName.set(e.exported, e.local);
-    return { facts: f, members, locals, fields, imports, exportsByName, reexports, pkgKey: this.packageKey(f) };
+    return { facts: f, members, locals, fields, imports, exportsByName, reexports, pkgKey: this.packageKey(f), owners };
   }
 
   /** Add a file's entries to the global indexes: package members, methods declared outside their type, global names. */
@@ -256,7 +273,15 @@ export class Resolver {
   }
 
   private ownerScope(f: FileFacts): string {
-    return f.language === 'go' ? `go:${dirOf(f.path)}` : f.language;
+    return ownerScopeOf(f);
+  }
+
+  /** The method `owner.name` declared outside its type in file f's owner scope (recorded as read). */
+  private ownedMember(f: number, owner: string, name: string): Resolved | null {
+    const scope = this.ownerScope(this.file(f));
+    this.key(`o\0${scope}`);
+    const hit = this.owned.get(`${scope}\0${owner}\0${name}`);
+    return hit ? { v: { t: 'sym', f: hit[0], i: hit[1] }, inf: true } : null;
   }
 
   private packageKey(f: FileFacts): string | null {
@@ -343,10 +368,12 @@ export class Resolver {
       const typeScope = TYPE_LIKE.has(kind);
       if (!typeScope) {
         const b = fx.locals.get(s)?.get(name);
-        if (b) return this.bindingValue(f, b[b.length - 1]!); // a local shadows outer names, typed or not
+        const child = fx.members.get(s)?.get(name);
+        // A local shadows outer names, typed or not; `const f = () => ...` is both a local (of no
+        // known value) and the nested function it names.
+        if (b && (child === undefined || b[b.length - 1]!.type || b[b.length - 1]!.value)) return this.bindingValue(f, b[b.length - 1]!);
         const imp = fx.imports.get(s)?.get(name);
         if (imp) return this.importValue(f, imp);
-        const child = fx.members.get(s)?.get(name);
         if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: false };
       } else if (IMPLICIT_THIS.has(lang)) {
         const m = this.member(f, s, name, false, new Set());
@@ -354,7 +381,8 @@ export class Resolver {
       }
       const parent = syms[s]!.parent;
       const member = parent >= 0 && TYPE_LIKE.has(syms[parent]!.kind);
-      if (!member && syms[s]!.name === name && (CONTAINER.has(kind) || CALLABLE.has(kind))) return { v: { t: 'sym', f, i: s }, inf: false };
+      // (`res.vary = function (field) { vary(this, field) }`: `vary` is not bound by the assignment)
+      if (!member && syms[s]!.name === name && (CONTAINER.has(kind) || CALLABLE.has(kind)) && !(syms[s]!.owner && JS_FAMILY.has(lang))) return { v: { t: 'sym', f, i: s }, inf: false };
     }
     const top = fx.members.get(-1)?.get(name);
     if (top !== undefined) return { v: { t: 'sym', f, i: top }, inf: false };
@@ -390,6 +418,8 @@ export class Resolver {
       const list = this.globalsNamed(name);
       if (list.length === 1) return { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: true };
     }
+    // `var app = {}; app.use = function`: app is the object its assigned methods make.
+    if (fx.owners.has(name)) return { v: { t: 'obj', f, n: name }, inf: true };
     return null;
   }
 
@@ -610,7 +640,8 @@ export class Resolver {
     if (seen.has(key) || seen.size > 32) return null;
     seen.add(key);
     const fx = this.ix(f);
-    const child = fx.members.get(i)?.get(name);
+    // (a function's nested functions are not its members; `F.prototype.m` is, through `owned`)
+    const child = CALLABLE.has(fx.facts.symbols[i]!.kind) ? undefined : fx.members.get(i)?.get(name);
     if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: seen.size > 1 };
     this.key(`o\0${this.ownerScope(fx.facts)}`);
     const owned = this.owned.get(`${this.ownerScope(fx.facts)}\0${this.sym(f, i).name}\0${name}`);
@@ -634,8 +665,13 @@ export class Resolver {
   /** `v.name` for any value. */
   memberOf(v: Value, name: string): Resolved | null {
     switch (v.t) {
-      case 'mod':
-        return this.resolveExport(v.f, name, 0) ?? this.submodule(v.f, name);
+      case 'mod': {
+        const r = this.resolveExport(v.f, name, 0) ?? this.submodule(v.f, name);
+        if (r || !JS_FAMILY.has(this.file(v.f).language)) return r;
+        // `module.exports = View`: `require('./view').create` is View's member.
+        const d = this.resolveExport(v.f, 'default', 0);
+        return d && d.v.t !== 'mod' ? this.memberOf(d.v, name) : null;
+      }
       case 'pkg': {
         const list = this.packageMembers(v.key, name);
         return list.length ? { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: false } : null;
@@ -654,8 +690,12 @@ export class Resolver {
           return r ? { v: r.v, inf: r.inf } : null;
         }
         if (CALLABLE.has(s.kind) && (name === 'call' || name === 'apply')) return { v, inf: true };
+        // `function View() {}; View.create = function`: static members of a constructor function.
+        if (CALLABLE.has(s.kind) && JS_FAMILY.has(this.file(v.f).language)) return this.ownedMember(v.f, s.name, name);
         return null;
       }
+      case 'obj':
+        return this.ownedMember(v.f, v.n, name);
       default:
         return null;
     }
@@ -698,7 +738,7 @@ export class Resolver {
           const p = scope >= 0 ? this.sym(f, scope).parent : -1;
           if (p >= 0 && this.sym(f, p).kind === 'variable') return { v: { t: 'sym', f, i: p }, inf: true };
           const o = this.ownerType(f, scope);
-          if (!o) return null;
+          if (!o) return this.jsOwnerValue(f, scope);
           return { v: { t: scope >= 0 && this.sym(f, scope).isStatic ? 'sym' : 'inst', f: o[0], i: o[1] }, inf: true };
         }
         const inStatic = scope >= 0 && this.sym(f, scope).isStatic;
@@ -727,11 +767,32 @@ export class Resolver {
       }
       case 'new': {
         const t = this.resolveType(f, scope, e.t);
-        return t ? { v: { t: 'inst', f: t[0], i: t[1] }, inf: true } : null;
+        if (t) return { v: { t: 'inst', f: t[0], i: t[1] }, inf: true };
+        // `new View()` of `function View() {}` (JS constructor functions).
+        if (e.t.length !== 1 || !JS_FAMILY.has(this.file(f).language)) return null;
+        let c = this.resolveName(f, scope, e.t[0]!);
+        if (c && c.v.t === 'mod') c = this.resolveExport(c.v.f, 'default', 0); // `var View = require('./view')`
+        if (!c || c.v.t !== 'sym') return null;
+        const k = this.sym(c.v.f, c.v.i).kind;
+        return k === 'function' || TYPE_LIKE.has(k) ? { v: { t: 'inst', f: c.v.f, i: c.v.i }, inf: true } : null;
       }
       default:
         return null;
     }
+  }
+
+  /**
+   * `this` in `X.prototype.y = function` (an X instance) or `obj.x = function` (obj), JS/TS: the
+   * owner's name resolved in the file, else the object its assigned methods make.
+   */
+  private jsOwnerValue(f: number, scope: number): Resolved | null {
+    if (scope < 0 || !JS_FAMILY.has(this.file(f).language)) return null;
+    const owner = this.sym(f, scope).owner;
+    if (!owner) return null;
+    const r = this.resolveName(f, -1, owner);
+    if (r && r.v.t === 'sym' && this.isCallable(r.v.f, r.v.i)) return { v: { t: 'inst', f: r.v.f, i: r.v.i }, inf: true };
+    if (r && (r.v.t === 'sym' || r.v.t === 'inst' || r.v.t === 'obj')) return { v: r.v, inf: true };
+    return { v: { t: 'obj', f, n: owner }, inf: true };
   }
 
   /** What calling callable (f, i) returns: its annotated return type, else its return expression. */

@@ -30,6 +30,21 @@
   left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name)
   right: [(function_expression) (arrow_function)]
   (#eq? @_module "module") (#eq? @_exports "exports")) @definition.function
+; `obj.x = function () {}`, `X.prototype.y = function () {}`: a method of obj / X (`@owner`), named
+; `obj.x` / `X.y`. `exports`/`module` are the module itself (above).
+((assignment_expression
+  left: (member_expression object: (identifier) @owner property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function) (generator_function)]) @definition.function
+  (#not-eq? @owner "exports") (#not-eq? @owner "module"))
+((assignment_expression
+  left: (member_expression object: (member_expression object: (identifier) @owner property: (property_identifier) @_proto) property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function) (generator_function)]) @definition.function
+  (#eq? @_proto "prototype"))
+; `module.exports = { get() {}, post: function () {} }`: module members (ECMASCRIPT_SPEC.refineDef checks the target)
+((method_definition name: (_) @name) @definition.function
+  (#parent-type? @definition.function object) (#grandparent-type? @definition.function assignment_expression))
+((pair key: (_) @name value: [(arrow_function) (function_expression)]) @definition.function
+  (#parent-type? @definition.function object) (#grandparent-type? @definition.function assignment_expression))
 ; Objects of functions bound to a name: `const api = { get() {}, post: () => {} }`
 ; (kept when a member is a function: ECMASCRIPT_SPEC.refineDef)
 (variable_declarator name: (identifier) @name value: (object)) @definition.variable

@@ -31,6 +31,15 @@
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method
 (variable_declarator name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+; `obj.x = function () {}`, `X.prototype.y = function () {}`: a method of obj / X (`@owner`), named `obj.x` / `X.y`
+((assignment_expression
+  left: (member_expression object: (identifier) @owner property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function) (generator_function)]) @definition.function
+  (#not-eq? @owner "exports") (#not-eq? @owner "module"))
+((assignment_expression
+  left: (member_expression object: (member_expression object: (identifier) @owner property: (property_identifier) @_proto) property: (property_identifier) @name)
+  right: [(function_expression) (arrow_function) (generator_function)]) @definition.function
+  (#eq? @_proto "prototype"))
 ; Objects of functions bound to a name: `const api = { get() {}, post: () => {} }`
 ; (kept when a member is a function: ECMASCRIPT_SPEC.refineDef)
 (variable_declarator name: (identifier) @name value: (object)) @definition.variable
