@@ -252,7 +252,7 @@ describe('postgres only', { skip: skipPg ?? false }, () => {
       try {
         await assert.rejects(s.recall({ query: 'outage', project: A }), (err: Error) => {
           assert.ok(err instanceof DatabaseUnavailableError, String(err));
-          assert.match(err.message, /Cannot recall: the team memory database postgres:\/\/synaptic@127\.0\.0\.1:\d+\/gone\d+ is unreachable .*Graph tools keep working/);
+          assert.match(err.message, /Cannot recall: the team database postgres:\/\/synaptic@127\.0\.0\.1:\d+\/gone\d+ is unreachable .*Graph tools keep working/);
           return true;
         });
         await assert.rejects(s.remember({ content: 'During.', source: 's', scope: 'global', project: A }), DatabaseUnavailableError);

@@ -37,7 +37,7 @@ test('serve in team mode: memory in PostgreSQL; the database stopping mid-sessio
     try {
       const failed = await server.waitFor(server.call('recall', { query: 'ships' }));
       assert.equal(failed.result?.isError, true, JSON.stringify(failed));
-      assert.match(failed.result!.content[0]!.text, /Cannot recall: the team memory database postgres:\/\/synaptic@127\.0\.0\.1:\d+\/serve_team is unreachable .*Graph tools keep working/);
+      assert.match(failed.result!.content[0]!.text, /Cannot recall: the team database postgres:\/\/synaptic@127\.0\.0\.1:\d+\/serve_team is unreachable .*Graph tools keep working/);
       const graph = await server.waitFor(server.call('graph_stats', {}));
       assert.notEqual(graph.result?.isError, true, JSON.stringify(graph));
     } finally {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { DatabaseRefusedError } from '../errors.ts';
-import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './schema.ts';
+import { PG_MIGRATIONS, type PgMigration } from './schema.ts';
 
 /** The team database cannot be reached (down, restarting, network): the call did nothing. */
 export class DatabaseUnavailableError extends Error {
@@ -28,12 +28,12 @@ export function isUnavailable(err: unknown): boolean {
 }
 
 /** Rethrows a connection failure as DatabaseUnavailableError naming the database and what still works. */
-export function unavailable(action: string, location: string, err: unknown): never {
+export function unavailable(action: string, location: string, err: unknown, what = 'memory'): never {
   if (!isUnavailable(err)) throw err;
   const e = err as { code?: string; message?: string };
   throw new DatabaseUnavailableError(
-    `Cannot ${action}: the team memory database ${location} is unreachable (${e.code ?? e.message}); nothing was changed. ` +
-      'Graph tools keep working; memory comes back when the database does (check SYNAPTIC_DATABASE_URL or `synaptic settings database`)',
+    `Cannot ${action}: the team database ${location} is unreachable (${e.code ?? e.message}); nothing was changed. ` +
+      `Graph tools keep working; ${what} comes back when the database does (check SYNAPTIC_DATABASE_URL or \`synaptic settings database\`)`,
   );
 }
 
@@ -53,22 +53,26 @@ export function poolConfig(pgModule: typeof pg, url: string): pg.PoolConfig {
   };
 }
 
-/** Applies pending migrations in one transaction under an advisory lock; refuses a newer schema. */
-export async function migratePg(pool: pg.Pool, location: string): Promise<void> {
+/**
+ * Applies pending migrations in one transaction under an advisory lock; refuses a newer schema. Each
+ * module keeps its own list and version table (memory: synaptic_schema; the mesh: synaptic_mesh_schema).
+ */
+export async function migratePg(pool: pg.Pool, location: string, migrations: readonly PgMigration[] = PG_MIGRATIONS, table = 'synaptic_schema'): Promise<void> {
+  const latest = migrations[migrations.length - 1]!.version;
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('synaptic_schema'))");
-    await client.query('CREATE TABLE IF NOT EXISTS synaptic_schema (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied BIGINT NOT NULL)');
-    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM synaptic_schema');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${table} (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied BIGINT NOT NULL)`);
+    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${table}`);
     const current = rows[0]?.v ?? 0;
-    if (current > PG_SCHEMA_VERSION) {
-      throw new DatabaseRefusedError(`Cannot open the team memory database ${location}: its schema version ${current} is newer than this synaptic supports (${PG_SCHEMA_VERSION}); nothing was changed. Upgrade synaptic`);
+    if (current > latest) {
+      throw new DatabaseRefusedError(`Cannot open the team database ${location}: its ${table} version ${current} is newer than this synaptic supports (${latest}); nothing was changed. Upgrade synaptic`);
     }
-    for (const m of PG_MIGRATIONS) {
+    for (const m of migrations) {
       if (m.version <= current) continue;
       await client.query(m.sql);
-      await client.query('INSERT INTO synaptic_schema (version, description, applied) VALUES ($1, $2, $3)', [m.version, m.description, Math.floor(Date.now() / 1000)]);
+      await client.query(`INSERT INTO ${table} (version, description, applied) VALUES ($1, $2, $3)`, [m.version, m.description, Math.floor(Date.now() / 1000)]);
     }
     await client.query('COMMIT');
   } catch (err) {
