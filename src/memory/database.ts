@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryBackend } from './backend.ts';
 import { redactUrl } from './pg/connect.ts';
 import { dataDir } from './paths.ts';
 import { SqliteBackend } from './sqlite-backend.ts';
+import { writeFileAtomic } from '../vault/files.ts';
 
 /** Where team mode's settings live: `database` and `team` keys of settings.json in the data directory. */
 function settingsOf(env: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -64,4 +65,19 @@ export async function openMemoryBackend(options: BackendOptions = {}): Promise<M
   if (url === null) return SqliteBackend.open({ env, dir: options.dir, clock: options.clock, lock: options.lock });
   const { PgMemoryStore } = await import('./pg/store.ts');
   return PgMemoryStore.open({ url: checkDatabaseUrl(url), team: teamName(env), clock: options.clock });
+}
+
+/**
+ * Sets (or with null clears) `database` or `team` in settings.json, keeping every other key. A URL is
+ * checked first and stored as given (a password in it stays in the 0600 file, never in output).
+ */
+export function setTeamSetting(key: 'database' | 'team', value: string | null, env: NodeJS.ProcessEnv = process.env): void {
+  if (key === 'database' && value !== null) checkDatabaseUrl(value);
+  if (key === 'team' && value !== null && !/^[\w.-]{1,64}$/.test(value)) throw new TypeError(`Cannot set team "${value}": use 1-64 letters, digits, '_', '.' or '-'`);
+  const doc = settingsOf(env);
+  if (value === null) delete doc[key];
+  else doc[key] = value;
+  const dir = dataDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileAtomic(join(dir, 'settings.json'), `${JSON.stringify(doc, null, 2)}\n`);
 }

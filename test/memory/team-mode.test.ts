@@ -104,3 +104,37 @@ test('data migrate --to postgres copies SQLite memory with its supersedes chain;
     s.cleanup();
   }
 });
+
+test('settings database URL|off and settings team select the store; a bad URL is refused; the password never prints', { skip }, async () => {
+  const s = twoProjectSetup();
+  try {
+    const url = cluster!.createDatabase('settings_db');
+    const env = s.env(s.repoA);
+    const withPassword = url.replace('synaptic@', 'synaptic:hunter2@');
+    const set = await runCli(['settings', 'database', withPassword], env, s.repoA);
+    assert.equal(set.code, 0, set.stderr);
+    assert.doesNotMatch(set.stdout, /hunter2/);
+    assert.match((await runCli(['settings', 'database'], env, s.repoA)).stdout, /synaptic:\*\*\*@127\.0\.0\.1/);
+    const bad = await runCli(['settings', 'database', 'sqlite:///x'], env, s.repoA);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /only postgres:\/\//);
+    assert.equal((await runCli(['settings', 'team', 'red'], env, s.repoA)).code, 0);
+    const stored = await runCli(['session', '--json'], env, s.repoA);
+    assert.equal(stored.code, 0, stored.stderr);
+    const imported = await runCli(['memory', 'import'], env, s.repoA, `${JSON.stringify({ id: 1, body: 'Red team note.', source: 's', scope: 'global', project: s.repoA, created: 1 })}\n`);
+    assert.equal(imported.code, 0, imported.stderr);
+    const red = await openMemoryBackend({ url, env: { SYNAPTIC_TEAM: 'red' } });
+    const other = await openMemoryBackend({ url, env: {} });
+    try {
+      assert.deepEqual((await red.list({ all: true })).map((m) => m.body), ['Red team note.'], 'stored in PostgreSQL under team red');
+      assert.deepEqual(await other.list({ all: true }), [], 'team default sees nothing');
+    } finally {
+      await red.close();
+      await other.close();
+    }
+    assert.equal((await runCli(['settings', 'database', 'off'], env, s.repoA)).code, 0);
+    assert.deepEqual(JSON.parse((await runCli(['memory', 'list', '--json'], env, s.repoA)).stdout), [], 'back on the (empty) local SQLite store');
+  } finally {
+    s.cleanup();
+  }
+});
