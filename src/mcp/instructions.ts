@@ -4,6 +4,8 @@
  * serves are named (guidance comes and goes with its tools).
  */
 
+import { MESH_GUIDANCE } from './tools/mesh/guidance.ts';
+
 /** "<tool> for <when>" routes after query_graph; a route is given only while all its tools are served. */
 const ROUTES: Array<{ tools: string[]; text: string }> = [
   { tools: ['get_source'], text: 'get_source to read a symbol body or a file range' },
@@ -44,6 +46,8 @@ export function serverInstructions(served: ReadonlySet<string>, options: { hidde
       'Memory: recall before a decision that depends on project history; remember each stable fact, decision or correction (one per call; supersedes retires the memory it corrects; never a secret); readmemory reads an abridged memory whole.',
     );
   }
+  // Sent while the mesh tools are, withdrawn with them (the owner's `settings mesh` switch).
+  if (served.has('mesh_register')) lines.push(MESH_GUIDANCE);
   if (served.has('recall') || served.has('vaultstatus')) lines.push('A project or path argument defaults to SYNAPTIC_PROJECT_DIR, then the server\'s working directory: omit it for this project.');
   if (options.hidden?.length) {
     lines.push(

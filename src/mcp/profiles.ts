@@ -1,4 +1,5 @@
 import type { ToolProvider } from './tool.ts';
+import { MESH_TOOLS } from './tools/mesh/guidance.ts';
 
 /** `serve --profile`: igraph adds the igraph-compatible tools; lean serves only the most used ones. */
 export type ServeProfile = 'igraph' | 'lean';
@@ -24,8 +25,8 @@ export const LEAN_TOOLS: ReadonlySet<string> = new Set([
   'remember',
 ]);
 
-/** Tools the owner switches on (`synaptic settings learn on`): a profile never hides what the owner asked for. */
-const OWNER_ENABLED: ReadonlySet<string> = new Set(['teach', 'revise']);
+/** Tools the owner switches on (`synaptic settings learn on`, `mesh on`): a profile never hides what the owner asked for. */
+const OWNER_ENABLED: ReadonlySet<string> = new Set(['teach', 'revise', ...MESH_TOOLS]);
 
 function keptByLean(name: string): boolean {
   return LEAN_TOOLS.has(name) || OWNER_ENABLED.has(name);

@@ -69,7 +69,8 @@ export type CompletionProvider = (ref: { type: string; name?: string; uri?: stri
 export interface McpCoreOptions {
   name: string;
   version: string;
-  instructions: string;
+  /** A function when they change at run time (an owner switch adds or withdraws tools and their guidance). */
+  instructions: string | (() => string);
   providers: ToolProvider[];
   resources?: ResourceProvider;
   prompts?: PromptProvider;
@@ -90,6 +91,8 @@ export interface Session {
   initialized?: boolean;
   logLevel?: string;
   notify?: (message: JsonRpcNotification) => void;
+  /** tools/call requests still running, by id, so notifications/cancelled can abort them. */
+  inFlight?: Map<JsonRpcId, AbortController>;
 }
 
 /** What `handle` learned about a request, for transports that route on it (HTTP status codes). */
@@ -183,6 +186,18 @@ export class McpCore {
       // Every modern request, server/discover too: an unknown version fails with -32022 before any answer.
       if (envelope) checkEnvelope(envelope);
       if (m.method === 'server/discover') return this.ok(id, this.discover(), true, true);
+      if (m.method === 'tools/call') {
+        const ctl = new AbortController();
+        const inFlight = (session.inFlight ??= new Map());
+        inFlight.set(id, ctl);
+        try {
+          const result = (await this.callTool(params, ctl.signal)) as unknown as Record<string, unknown>;
+          // A cancelled request is not answered (the client has forgotten its id).
+          return ctl.signal.aborted ? undefined : this.ok(id, result, modern, false);
+        } finally {
+          if (inFlight.get(id) === ctl) inFlight.delete(id);
+        }
+      }
       const { result, cacheable } = await this.dispatch(m.method, params, session, modern);
       return this.ok(id, result, modern, cacheable);
     } catch (err) {
@@ -192,9 +207,20 @@ export class McpCore {
     }
   }
 
-  private notification(method: string, _params: Record<string, unknown>, session: Session): void {
+  private notification(method: string, params: Record<string, unknown>, session: Session): void {
     if (method === 'notifications/initialized') session.initialized = true;
-    // notifications/cancelled, progress, roots/list_changed: nothing to do for read-only tools.
+    // A tool that parks (mesh_wait) stops when its caller gives up; others finish and are not answered.
+    if (method === 'notifications/cancelled') {
+      const id = params.requestId;
+      if (typeof id === 'string' || typeof id === 'number') session.inFlight?.get(id)?.abort();
+    }
+    // progress, roots/list_changed: nothing to do.
+  }
+
+  /** The instructions as they stand now (they follow the owner's switches). */
+  instructions(): string {
+    const i = this.options.instructions;
+    return typeof i === 'function' ? i() : i;
   }
 
   private ok(id: JsonRpcId, result: Record<string, unknown>, modern: boolean, cacheable: number | boolean): JsonRpcResponse {
@@ -223,7 +249,7 @@ export class McpCore {
       supportedVersions: [...SUPPORTED_VERSIONS],
       capabilities: this.capabilities(true),
       serverInfo: this.serverInfo(),
-      instructions: this.options.instructions,
+      instructions: this.instructions(),
     };
   }
 
@@ -248,7 +274,7 @@ export class McpCore {
         const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
         session.legacyVersion = version;
         return {
-          result: { protocolVersion: version, capabilities: this.capabilities(false), serverInfo: this.serverInfo(), instructions: this.options.instructions },
+          result: { protocolVersion: version, capabilities: this.capabilities(false), serverInfo: this.serverInfo(), instructions: this.instructions() },
           cacheable: false,
         };
       }
@@ -262,7 +288,7 @@ export class McpCore {
       case 'tools/list':
         return { result: { tools: this.listTools(!modern && titleOnlyInAnnotations(session.legacyVersion)) }, cacheable: TOOLS_TTL_MS };
       case 'tools/call':
-        return { result: (await this.callTool(params)) as unknown as Record<string, unknown>, cacheable: false };
+        return { result: (await this.callTool(params, new AbortController().signal)) as unknown as Record<string, unknown>, cacheable: false };
       case 'resources/list':
         if (!this.options.resources) break;
         return { result: { resources: this.options.resources.list() }, cacheable: LIST_TTL_MS };
@@ -361,7 +387,7 @@ export class McpCore {
     return json;
   }
 
-  private async callTool(params: Record<string, unknown>): Promise<ToolResult> {
+  private async callTool(params: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const name = params.name;
     if (typeof name !== 'string') throw new McpError(INVALID_PARAMS, 'Invalid params: tools/call needs a string name');
     const tool = this.toolIndex().byName.get(name);
@@ -375,7 +401,7 @@ export class McpCore {
       result = { content: [{ type: 'text', text: `Cannot run ${name}: invalid arguments: ${sanitizeProse(issues)}` }], isError: true };
     } else {
       try {
-        result = await tool.handler(parsed.data);
+        result = await tool.handler(parsed.data, { signal });
       } catch (err) {
         // A thrown message may quote an argument or a path from anywhere (the vault, the file system):
         // it is shown as prose, invisible characters escaped and no tag opening.

@@ -148,12 +148,12 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
   if (options.profile === 'igraph') all.push(createIgraphTools(ctx));
   all.push(...(options.providers ?? []));
   const { providers, hidden } = options.profile === 'lean' ? leanProviders(all) : { providers: all, hidden: [] };
-  const served = new Set(providers.flatMap((p) => p.tools().map((t) => t.name)));
   const resources = createGraphResources(engine, options.graphPath);
-  const core = new McpCore({
+  const core: McpCore = new McpCore({
     name: options.name,
     version: options.version,
-    instructions: serverInstructions(served, { hidden, profile: options.profile }),
+    // Built from the tools served now: an owner switch (mesh, learn) changes both together.
+    instructions: () => serverInstructions(new Set(core.tools().map((t) => t.name)), { hidden, profile: options.profile }),
     providers,
     resources,
     prompts: createPrompts(() => new Set(providers.flatMap((p) => p.tools().map((t) => t.name)))),

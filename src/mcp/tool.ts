@@ -27,7 +27,13 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   inputSchema: Input;
   outputSchema?: z.ZodObject;
   annotations: ToolAnnotations;
-  handler(args: z.infer<Input>): Promise<ToolResult> | ToolResult;
+  handler(args: z.infer<Input>, extra?: ToolCallExtra): Promise<ToolResult> | ToolResult;
+}
+
+/** What a call carries besides its arguments (the server always passes it; a direct caller may not). */
+export interface ToolCallExtra {
+  /** Aborts when the client cancels the request (notifications/cancelled) or the connection ends. */
+  signal: AbortSignal;
 }
 
 /**

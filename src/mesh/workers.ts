@@ -20,6 +20,9 @@ export interface WorkerSettings {
   configs(): Record<string, WorkerConfig>;
 }
 
+/** Signals that end a server by default: while a worker runs, they stop it first. */
+const EXIT_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+
 /** Grace between SIGTERM and SIGKILL when a worker is stopped or hits its limit. */
 const KILL_GRACE_MS = 2000;
 /** Bytes of a worker's output quoted in its end report. */
@@ -75,6 +78,25 @@ export class WorkerManager {
   private readonly onExit = (): void => {
     for (const r of this.running.values()) killGroup(r.child.pid, 'SIGKILL');
   };
+  /** A signal that would end the server ends its workers first, then the server as it would have. */
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    this.onExit();
+    this.unhook();
+    process.kill(process.pid, signal);
+  };
+  private hooked = false;
+
+  private hook(): void {
+    if (this.hooked) return;
+    this.hooked = true;
+    for (const s of EXIT_SIGNALS) process.once(s, this.onSignal);
+  }
+
+  private unhook(): void {
+    if (!this.hooked) return;
+    this.hooked = false;
+    for (const s of EXIT_SIGNALS) process.off(s, this.onSignal);
+  }
 
   constructor(
     private readonly mesh: Mesh,
@@ -140,6 +162,7 @@ export class WorkerManager {
     };
     run.timer.unref();
     this.running.set(record.id, run);
+    this.hook();
     return record;
   }
 
@@ -153,6 +176,7 @@ export class WorkerManager {
   private async ended(run: Running, code: number | null, signal: NodeJS.Signals | null, owner: { project: string; name: string }): Promise<void> {
     clearTimeout(run.timer);
     this.running.delete(run.record.id);
+    if (this.running.size === 0) this.unhook();
     killGroup(run.child.pid, 'SIGKILL'); // anything it left behind in its group
     const state: WorkerState = run.ending ?? (code === 0 ? 'exited' : 'failed');
     const secs = ((Date.now() - run.record.started) / 1000).toFixed(1);
@@ -197,6 +221,7 @@ export class WorkerManager {
       killGroup(r.child.pid, 'SIGKILL');
     }
     await Promise.all(runs.map((r) => r.done));
+    this.unhook();
     process.off('exit', this.onExit);
   }
 }

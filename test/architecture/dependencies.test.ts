@@ -16,11 +16,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   query: ['graph', 'core'],
   extract: ['graph', 'core'],
   memory: ['graph', 'core'],
+  mesh: ['memory', 'graph', 'core'],
   skills: ['vault'],
   vault: [],
-  mcp: ['query', 'memory', 'extract', 'skills', 'vault', 'graph', 'core'],
+  mcp: ['query', 'memory', 'mesh', 'extract', 'skills', 'vault', 'graph', 'core'],
   explorer: ['query', 'graph', 'core'],
-  cli: ['mcp', 'query', 'memory', 'extract', 'skills', 'vault', 'graph', 'core', 'explorer'],
+  cli: ['mcp', 'query', 'memory', 'mesh', 'extract', 'skills', 'vault', 'graph', 'core', 'explorer'],
 };
 const BROWSER_SAFE = new Set(['core', 'graph', 'query', 'explorer']);
 

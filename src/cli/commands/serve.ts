@@ -15,6 +15,7 @@ import type { GraphDocument } from '../../graph/model.ts';
 import type { ToolProvider } from '../../mcp/tool.ts';
 import { createMemoryTools } from '../../mcp/tools/memory/index.ts';
 import { createVaultTools } from '../../mcp/tools/vault/index.ts';
+import { createMeshTools } from '../../mcp/tools/mesh/index.ts';
 
 const USAGE = `Usage: synaptic serve [options]   (alias: synaptic mcp)
 
@@ -281,6 +282,7 @@ export const serveCommand: Command = {
     for (const [what, make] of [
       ['memory', () => createMemoryTools({ cwd })],
       ['vault', () => createVaultTools({ cwd })],
+      ['mesh', () => createMeshTools({ cwd })],
     ] as const) {
       try {
         providers.push(make());
