@@ -2,7 +2,7 @@
 // throwaway PostgreSQL cluster, LISTEN/NOTIFY behind wait). Two Mesh objects are two sessions, each
 // with its own store and connection, as two servers would be.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -13,6 +13,7 @@ import { PgMeshStore } from '../../src/mesh/pg-store.ts';
 import { SqliteMeshStore } from '../../src/mesh/sqlite-store.ts';
 import type { MeshStore } from '../../src/mesh/store.ts';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
+import { cli, MeshChild, percentile, sandbox } from './helpers.ts';
 
 const skipPg = pgUnavailable();
 let cluster: PgCluster | null = null;
@@ -179,4 +180,40 @@ describe('mesh on postgres only', { skip: skipPg ?? false }, () => {
       await blue.close();
     }
   });
+});
+
+test('two machines in team mode (separate data dirs, clones at different paths of one remote) share one mesh through PostgreSQL', { skip: skipPg ?? false }, async (t) => {
+  const url = cluster!.createDatabase(`meshserve${++dbs}`);
+  const machines = [sandbox({ SYNAPTIC_DATABASE_URL: url }), sandbox({ SYNAPTIC_DATABASE_URL: url })];
+  const children: MeshChild[] = [];
+  try {
+    for (const m of machines) {
+      writeFileSync(join(m.project, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:acme/shared.git\n');
+      const r = cli(m, ['settings', 'mesh', 'on']);
+      assert.equal(r.status, 0, r.stderr);
+    }
+    const [a, b] = machines.map((m) => new MeshChild(m.project, m.env)) as [MeshChild, MeshChild];
+    children.push(a, b);
+    await a.tool('mesh_register', { name: 'alice' });
+    assert.deepEqual((await b.tool('mesh_register', { name: 'bob' })).peers, ['alice'], 'the other machine sees alice');
+    const lat: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const parked = b.tool('mesh_wait', { timeout_s: 10 });
+      await new Promise((r) => setTimeout(r, 20));
+      const t0 = performance.now();
+      await a.tool('mesh_send', { to: 'bob', body: `ping ${i}` });
+      const got = await parked;
+      lat.push(performance.now() - t0);
+      assert.equal(got.result, 'message');
+      await b.tool('mesh_ack', { ids: [(got.message as { id: number }).id] });
+    }
+    t.diagnostic(`wait wake across two servers (send call start -> wait answer): p50 ${percentile(lat, 50).toFixed(1)} ms, p99 ${percentile(lat, 99).toFixed(1)} ms`);
+    const offered = (await a.tool('mesh_offer', { title: 'ship it' })).work as { id: number };
+    const [x, y] = await Promise.all([a.tool('mesh_claim'), b.tool('mesh_claim')]);
+    assert.equal([x, y].filter((c) => c.work !== null).length, 1, 'one machine gets the item');
+    assert.equal(((x.work ?? y.work) as { id: number }).id, offered.id);
+  } finally {
+    await Promise.all(children.map((c) => c.close()));
+    for (const m of machines) m.cleanup();
+  }
 });
