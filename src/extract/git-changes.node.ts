@@ -84,11 +84,13 @@ function badRefShape(base: string): string | undefined {
 /**
  * The working changes of `root` against `base` (default: the detected default branch). `root` may be
  * a folder inside a repository: paths are then relative to it and changes outside it are left out.
- * Four git runs besides the helper's config read: rev-parse (work tree, shallow, prefix, the base's
+ * `untracked: false` leaves untracked files out (what `git diff <base>` covers) and skips the scan
+ * of every folder for them, the larger part of a status on a big tree. Four git runs besides the helper's config read: rev-parse (work tree, shallow, prefix, the base's
  * name), status (HEAD, branch, uncommitted and untracked files in one worktree scan), merge-base, and
  * a tree-to-tree diff for what the branch committed (skipped when it committed nothing).
  */
-export function workingChanges(root: string, base?: string): WorkingChanges | GitProblem {
+export function workingChanges(root: string, base?: string, options: { untracked?: boolean } = {}): WorkingChanges | GitProblem {
+  const withUntracked = options.untracked !== false;
   if (base !== undefined) {
     const shape = badRefShape(base);
     if (shape) return { ok: false, reason: 'bad-ref', message: shape };
@@ -105,7 +107,7 @@ export function workingChanges(root: string, base?: string): WorkingChanges | Gi
     return unavailable(root, /not a git repository/i.test(where.stderr) || !where.stderr ? 'not inside a git work tree' : where.stderr.split('\n')[0]!);
   }
   const shallow = shallowFlag === 'true';
-  const status = run(['status', '--porcelain=v2', '--branch', '-z', '--no-renames', '--untracked-files=normal', '--ignore-submodules=all', '--', '.'], { timeoutMs: DIFF_TIMEOUT_MS });
+  const status = run(['status', '--porcelain=v2', '--branch', '-z', '--no-renames', `--untracked-files=${withUntracked ? 'normal' : 'no'}`, '--ignore-submodules=all', '--', '.'], { timeoutMs: DIFF_TIMEOUT_MS });
   if (!status.ok) return failed('status', status);
   const local = parseStatus(status.stdout, prefix);
   if (!local.oid) {

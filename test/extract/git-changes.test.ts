@@ -86,6 +86,8 @@ test('committed, staged, unstaged, untracked and deleted changes vs the base, ou
   assert.equal(r.detached, false);
   assert.equal(r.uncommitted, 4);
   assert.equal(r.mergeBase, g(repo, 'rev-parse', 'main').trim().slice(0, 12));
+  // Without untracked files: what `git diff main` covers.
+  assert.deepEqual(ok(workingChanges(repo, 'main', { untracked: false })).files.map((f) => f.path), ['docs/readme.md', 'src/a.ts', 'src/added.ts', 'src/b.ts', 'src/gone.ts']);
   // The default base is detected (main), and HEAD as base leaves only the uncommitted part.
   assert.equal(ok(workingChanges(repo)).base, 'main');
   assert.deepEqual(ok(workingChanges(repo, 'HEAD')).files.map((f) => f.path), ['docs/readme.md', 'src/b.ts', 'src/fresh/inner.ts', 'src/new.ts']);

@@ -30,7 +30,7 @@ export function createAffectedTestsTool(ctx: GraphToolContext): ToolDefinition<t
     annotations: OPEN_WORLD,
     async handler(args) {
       const engine = await ctx.engine();
-      const set = changeSet(engine, ctx.sourceRoot, args);
+      const set = changeSet(engine, ctx.sourceRoot, { ...args, untracked: false });
       if (!set.ok) return toolError(set.message);
       if (!set.files.length) return toolResult(`No changes vs ${baseName(set)}.`, { tests: [], total: 0 });
       const impact = changeImpact(engine, set.files, args.depth);

@@ -67,11 +67,16 @@ function namedFiles(engine: QueryEngine, root: string, typed: readonly string[])
   return { ok: true, files: [...out.values()] };
 }
 
-/** The change set for a call: `files` when given, else git's working changes against `base`. */
-export function changeSet(engine: QueryEngine, sourceRoot: string | undefined, args: { files?: readonly string[]; base?: string }): ChangeSet {
+/**
+ * The change set for a call: `files` when given, else git's working changes against `base`. With
+ * `untracked: false` (predict_impact, affected_tests: the spec's `git diff <base>`) files git does not
+ * track are left out: nothing in the graph depends on a file nobody has added yet, and leaving them
+ * out spares a walk of every folder.
+ */
+export function changeSet(engine: QueryEngine, sourceRoot: string | undefined, args: { files?: readonly string[]; base?: string; untracked?: boolean }): ChangeSet {
   const root = changeRoot(sourceRoot);
   if (args.files !== undefined) return namedFiles(engine, root, args.files);
-  const git = workingChanges(root, args.base);
+  const git = workingChanges(root, args.base, { untracked: args.untracked });
   if (!git.ok) return { ok: false, offline: git.reason === 'git-unavailable' || git.reason === 'not-a-repository', message: sanitize(git.message, 800) };
   return { ok: true, git, files: git.files.map((f) => ({ path: f.path, status: f.status, code: languageForPath(f.path) !== null })) };
 }

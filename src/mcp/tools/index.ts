@@ -18,6 +18,7 @@ import { createListReposTool } from './list-repos.ts';
 import { createRepoStatsTool } from './repo-stats.ts';
 import { createDynamicHazardsTool } from './dynamic-hazards.ts';
 import { createDescribeNodeTool } from './describe-node.ts';
+import { createTimeTravelDiffTool } from './time-travel-diff.ts';
 import { createPredictEditTool } from './predict-edit.ts';
 import { createPlanRenameTool } from './plan-rename.ts';
 import { createWorkingChangesImpactTool } from './working-changes-impact.ts';
@@ -45,6 +46,7 @@ export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
     createStructuralSearchTool(ctx),
     createDynamicHazardsTool(ctx),
     createDescribeNodeTool(ctx),
+    createTimeTravelDiffTool(ctx),
     createPredictEditTool(ctx),
     createPlanRenameTool(ctx),
     createWorkingChangesImpactTool(ctx),

@@ -39,7 +39,7 @@ export function createPredictImpactTool(ctx: GraphToolContext): ToolDefinition<t
     annotations: OPEN_WORLD,
     async handler(args) {
       const engine = await ctx.engine();
-      const set = changeSet(engine, ctx.sourceRoot, args);
+      const set = changeSet(engine, ctx.sourceRoot, { ...args, untracked: false });
       if (!set.ok) return toolError(set.message);
       const impact = changeImpact(engine, set.files, args.depth);
       const forecast = forecastOf(engine, impact);
