@@ -5,7 +5,7 @@ import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
 import { OUTPUT_DIR_NAME } from '../../extract/identity.node.ts';
 import { isIdentifier } from '../../query/edit-plan/occurrences.ts';
-import { renameTargets, verifyRename, type RenameVerification } from '../../query/edit-plan/verify.ts';
+import { renamedId, renameTargets, verifyRename, verifyRenamed, type RenameVerification } from '../../query/edit-plan/verify.ts';
 import type { QueryEngine } from '../../query/engine.ts';
 import { jailPath } from '../../query/source.node.ts';
 
@@ -19,6 +19,9 @@ tree is extracted again into a temporary copy of the outputs (an incremental upd
   - no code token of <old> is left in the code files (mentions in comments and strings are listed,
     not failed; files that define or use another symbol named <old> are not scanned);
   - the graph has the same number of edges, and the renamed symbol the same edges per relation.
+
+When graph.json was already updated after the edit (serve keeps it fresh unless --no-freshen), it
+holds <new> and no <old>: the first two checks run on it and the edge comparison is skipped (said).
 
 Prints PASS (exit 0) or FAIL with what is left (exit 1). Run \`synaptic update\` afterwards to
 refresh synaptic-out/ itself.
@@ -110,27 +113,29 @@ async function runVerify(args: VerifyArgs): Promise<RenameVerification> {
   const graphJson = join(args.outDir, 'graph.json');
   if (!existsSync(graphJson)) throw new UsageError(`Cannot refactor verify: no graph at ${graphJson} (verify compares the edited tree with the graph extracted before the edit: run synaptic extract before editing)`);
   const before = await loadEngine(graphJson);
-  const targets = renameTargets(before, args.old, { ...(args.id !== undefined ? { id: args.id } : {}), ...(args.file !== undefined ? { file: args.file } : {}) });
-  if (!targets.length) {
-    const already = renameTargets(before, args.to).length > 0;
-    throw new UsageError(
-      already
-        ? `Cannot refactor verify: the graph at ${graphJson} has '${args.to}' and no '${args.old}'${args.file || args.id ? ' there' : ''}: it was updated after the edit, so it cannot serve as the pre-edit graph (check out the pre-edit tree, run synaptic extract, then apply the edit again)`
-        : `Cannot refactor verify: no symbol named '${args.old}'${args.file ? ` in a file matching '${args.file}'` : ''}${args.id ? ` with id '${args.id}'` : ''} in ${graphJson}`,
-    );
+  const narrow = { ...(args.id !== undefined ? { id: args.id } : {}), ...(args.file !== undefined ? { file: args.file } : {}) };
+  const targets = renameTargets(before, args.old, narrow);
+  // A graph kept fresh by a server (or updated by hand) after the edit has the new name and not the old one.
+  const renamed = targets.length ? [] : renameTargets(before, args.to, args.id !== undefined ? { id: renamedId(args.id, args.old, args.to) } : narrow);
+  if (!targets.length && !renamed.length) {
+    throw new UsageError(`Cannot refactor verify: no symbol named '${args.old}' (or '${args.to}')${args.file ? ` in a file matching '${args.file}'` : ''}${args.id ? ` with id '${args.id}'` : ''} in ${graphJson}`);
   }
-  if (targets.length > 1 && args.id === undefined) {
-    const list = targets.slice(0, 10).map((v) => `  --id '${before.ix.node(v).id}'  (${before.ix.node(v).kind} in ${before.ix.node(v).source_file})`);
-    throw new UsageError(`Cannot refactor verify: ${targets.length} symbols are named '${args.old}'; pass --file <path substring> or one of:\n${list.join('\n')}`);
+  const found = targets.length ? targets : renamed;
+  if (found.length > 1 && args.id === undefined) {
+    const list = found.slice(0, 10).map((v) => `  --id '${before.ix.node(v).id}'  (${before.ix.node(v).kind} in ${before.ix.node(v).source_file})`);
+    throw new UsageError(`Cannot refactor verify: ${found.length} symbols are named '${targets.length ? args.old : args.to}'; pass --file <path substring> or one of:\n${list.join('\n')}`);
   }
+  const read = (file: string) => readFileSync(jailPath(args.root, file), 'utf8');
   const temp = mkdtempSync(join(tmpdir(), 'synaptic-verify-'));
   try {
-    // The pre-edit outputs stay as they are: the update runs on a copy (its caches make it incremental).
+    // The outputs stay as they are: the update runs on a copy (its caches make it incremental).
     cpSync(args.outDir, temp, { recursive: true });
     const { runExtract } = await import('../../extract/pipeline.node.ts');
     await runExtract({ root: args.root, outDir: temp, incremental: true });
     const after = await loadEngine(join(temp, 'graph.json'));
-    return verifyRename(before, after, targets, args.old, args.to, (file) => readFileSync(jailPath(args.root, file), 'utf8'));
+    if (targets.length) return verifyRename(before, after, targets, args.old, args.to, read);
+    const now = renameTargets(after, args.to, args.id !== undefined ? { id: renamedId(args.id, args.old, args.to) } : narrow);
+    return verifyRenamed(after, now, args.old, args.to, read);
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }

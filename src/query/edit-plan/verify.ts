@@ -52,6 +52,29 @@ export function verifyRename(before: QueryEngine, after: QueryEngine, targets: N
   return { ok: checks.every((c) => c.ok), checks };
 }
 
+/**
+ * The same checks when the graph was already updated after the edit (a server keeps synaptic-out
+ * fresh): `renamed` are the nodes named `to` there. The definitions and the leftovers are checked
+ * on the edited tree's graph; the edge comparison needs the pre-edit graph and is skipped, saying so.
+ */
+export function verifyRenamed(after: QueryEngine, renamed: NodeId[], old: string, to: string, read: SourceReader): RenameVerification {
+  const ix = after.ix;
+  const files = new Set(renamed.map((v) => String(ix.node(v).source_file ?? '')));
+  const stale = renameTargets(after, old).filter((v) => files.has(String(ix.node(v).source_file ?? '')) && renamed.some((r) => renamedId(ix.node(v).id, old, to) === ix.node(r).id));
+  const definitions: VerifyCheck = !renamed.length
+    ? { ok: false, summary: `no symbol named '${to}' in the edited tree's graph`, details: [] }
+    : stale.length
+    ? { ok: false, summary: `definition not renamed (${stale.length} problem(s))`, details: stale.map((v) => `${ix.node(v).id} is still defined (the definition was not renamed)`) }
+    : { ok: true, summary: `definition renamed: ${renamed.map((v) => ix.node(v).id).join(', ')}`, details: [] };
+  const edges: VerifyCheck = {
+    ok: true,
+    summary: 'edges: not compared',
+    details: ['the graph was updated after the edit, so there is no pre-edit graph to compare with (run verify before synaptic update, or serve with --no-freshen while renaming)'],
+  };
+  const checks = [definitions, leftoversCheck(after, after, renamed, old, read), edges];
+  return { ok: checks.every((c) => c.ok), checks };
+}
+
 function definitionsCheck(before: QueryEngine, after: QueryEngine, targets: NodeId[], old: string, to: string): VerifyCheck {
   const details: string[] = [];
   const found: string[] = [];
