@@ -1,0 +1,136 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseGraphBytes } from '../graph/load.node.ts';
+import type { GraphDocument } from '../graph/model.ts';
+import { LOCK_FILE } from './out/lock.node.ts';
+import { runExtract, type ExtractSummary } from './pipeline.node.ts';
+import { withWorktree, type Repo } from './worktree.node.ts';
+
+/**
+ * Graphs of past commits, cached per commit SHA in <outputs>/.revisions/<sha>/ (an output folder
+ * like synaptic-out/ itself). A commit not cached yet is checked out into a throwaway worktree and
+ * built as an update of its nearest cached neighbour (a copy of that folder: only files whose bytes
+ * differ are parsed), or of the served outputs; a full extract only when there is neither.
+ */
+
+export const REVISIONS_DIR = '.revisions';
+/** The working tree's own build, next to the per-SHA ones. */
+const WORKING_DIR = 'working';
+/** Cached revisions kept; the least recently used go first. */
+const KEEP = 8;
+
+export interface RevisionGraph {
+  sha: string;
+  doc: GraphDocument;
+  /** cached: read from the cache; update: built from `from`; full: extracted from scratch. */
+  how: 'cached' | 'update' | 'full';
+  /** The neighbour an update started from (a SHA, or 'served outputs'). */
+  from?: string;
+  /** Files that differ between the neighbour and this commit. */
+  distance?: number;
+  ms: number;
+  /** Files parsed by the build (the rest were reused from the neighbour). */
+  parsed?: number;
+  reused?: number;
+}
+
+export interface RevisionCacheOptions {
+  /** The served output folder (synaptic-out/): the cache lives inside it, and it is a neighbour of the working tree. */
+  outDir: string;
+  /** Parse lanes for builds (tests pin this). */
+  workers?: number;
+}
+
+function readGraph(dir: string): GraphDocument {
+  const path = join(dir, 'graph.json');
+  return parseGraphBytes(readFileSync(path), path);
+}
+
+function cachedShas(cacheDir: string): string[] {
+  if (!existsSync(cacheDir)) return [];
+  return readdirSync(cacheDir).filter((name) => /^[0-9a-f]{40,64}$/.test(name) && existsSync(join(cacheDir, name, 'graph.json')));
+}
+
+/** Files that differ between two trees (`to` undefined: the working tree), or Infinity when git cannot say. */
+function filesBetween(repo: Repo, from: string, to: string | undefined): number {
+  const r = repo.git(['diff', '--name-only', '--no-renames', from, ...(to ? [to] : []), '--'], { timeoutMs: 30_000 });
+  return r.ok ? r.stdout.split('\n').filter(Boolean).length : Infinity;
+}
+
+/** Drops the least recently used revisions past KEEP. */
+function evict(cacheDir: string): void {
+  const entries = cachedShas(cacheDir).map((sha) => ({ sha, used: statSync(join(cacheDir, sha)).mtimeMs })).sort((a, b) => b.used - a.used);
+  for (const { sha } of entries.slice(KEEP)) rmSync(join(cacheDir, sha), { recursive: true, force: true });
+}
+
+/** Copies an output folder's reusable state (not its cache of revisions, not a lock). */
+function seedFrom(neighbour: string, into: string): void {
+  mkdirSync(into, { recursive: true });
+  for (const name of readdirSync(neighbour)) {
+    if (name === REVISIONS_DIR || name === LOCK_FILE || name.includes('.tmp')) continue;
+    cpSync(join(neighbour, name), join(into, name), { recursive: true });
+  }
+}
+
+/** The graph of commit `sha`, from the cache or built (see the module comment). */
+export async function revisionGraph(repo: Repo, sha: string, options: RevisionCacheOptions): Promise<RevisionGraph> {
+  const started = performance.now();
+  const cacheDir = join(options.outDir, REVISIONS_DIR);
+  const hit = join(cacheDir, sha);
+  if (existsSync(join(hit, 'graph.json'))) {
+    const now = new Date();
+    utimesSync(hit, now, now);
+    return { sha, doc: readGraph(hit), how: 'cached', ms: performance.now() - started };
+  }
+  // The nearest neighbour by files that differ: a cached commit, or the served outputs (the working tree).
+  let best: { dir: string; label: string; distance: number } | undefined;
+  for (const other of cachedShas(cacheDir)) {
+    const distance = filesBetween(repo, other, sha);
+    if (!best || distance < best.distance) best = { dir: join(cacheDir, other), label: other, distance };
+  }
+  if (existsSync(join(options.outDir, '.manifest.json'))) {
+    const distance = filesBetween(repo, sha, undefined);
+    if (!best || distance < best.distance) best = { dir: options.outDir, label: 'served outputs', distance };
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  const building = join(cacheDir, `.building-${sha}-${process.pid}-${Date.now()}`);
+  let summary: ExtractSummary;
+  try {
+    if (best) seedFrom(best.dir, building);
+    summary = await withWorktree(repo, sha, async (dir) => {
+      return await runExtract({ root: dir, outDir: building, incremental: best !== undefined, ...(options.workers !== undefined ? { workers: options.workers } : {}) });
+    });
+    // Another call may have built it meanwhile: theirs is as good as ours.
+    if (!existsSync(join(hit, 'graph.json'))) {
+      rmSync(hit, { recursive: true, force: true });
+      renameSync(building, hit);
+    }
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  evict(cacheDir);
+  const doc = readGraph(hit);
+  const counts = { parsed: summary.parsed, reused: summary.reused, ms: performance.now() - started };
+  return best ? { sha, doc, how: 'update', from: best.label, distance: best.distance, ...counts } : { sha, doc, how: 'full', ...counts };
+}
+
+/**
+ * The graph of the working tree as it is now (uncommitted and untracked files included), without
+ * touching the served outputs: <outputs>/.revisions/working/ is kept as an incremental update of the
+ * repository root (seeded from the served outputs once; same root, so unchanged files are a stat).
+ */
+export async function workingTreeGraph(repo: Repo, options: RevisionCacheOptions): Promise<RevisionGraph & { sha: '' }> {
+  const started = performance.now();
+  const dir = join(options.outDir, REVISIONS_DIR, WORKING_DIR);
+  if (!existsSync(join(dir, '.manifest.json')) && existsSync(join(options.outDir, '.manifest.json'))) {
+    rmSync(dir, { recursive: true, force: true });
+    seedFrom(options.outDir, dir);
+  }
+  const summary = await runExtract({ root: repo.root, outDir: dir, incremental: true, ...(options.workers !== undefined ? { workers: options.workers } : {}) });
+  return { sha: '', doc: readGraph(dir), how: 'update', from: 'served outputs', parsed: summary.parsed, reused: summary.reused, ms: performance.now() - started };
+}
+
+/** The cache folder of an output folder (for messages and tests). */
+export function revisionsDir(outDir: string): string {
+  return join(outDir, REVISIONS_DIR);
+}

@@ -1,0 +1,83 @@
+import type { Core } from '../core/index.ts';
+import { diffGraphs, type GraphDiff } from '../graph/graph-diff.ts';
+import { revisionGraph, workingTreeGraph, type RevisionGraph } from './revision-cache.node.ts';
+import { openRepo, resolveCommit, sweepWorktrees, type Repo } from './worktree.node.ts';
+
+/**
+ * time_travel_diff's engine: resolve both revisions, get each one's graph (cached per SHA, built in
+ * a throwaway worktree otherwise; the working tree is the served graph), count commits per file
+ * between them and diff the two graphs.
+ */
+
+export interface TimeTravelOptions {
+  /** A folder inside the repository (the graph's root). */
+  dir: string;
+  /** The served output folder (synaptic-out/): the revision cache lives in it. */
+  outDir: string;
+  rev1: string;
+  /** Undefined: the working tree, i.e. the served graph. */
+  rev2?: string;
+  core: Core;
+  workers?: number;
+}
+
+export interface TimeTravelResult {
+  rev1: { rev: string; sha: string; build: BuildNote };
+  rev2: { rev: string; sha?: string; build?: BuildNote };
+  diff: GraphDiff;
+  /** Commits from rev1 to rev2 (to HEAD for the working tree). */
+  commits: number;
+}
+
+/** How one side's graph was obtained, for the summary line. */
+export interface BuildNote {
+  how: RevisionGraph['how'];
+  from?: string;
+  /** Files the build parsed. */
+  parsed?: number;
+  ms: number;
+}
+
+function note(g: RevisionGraph): BuildNote {
+  return { how: g.how, ...(g.from ? { from: g.from } : {}), ...(g.parsed !== undefined ? { parsed: g.parsed } : {}), ms: Math.round(g.ms) };
+}
+
+/** Commits in `range` and, per file, how many of them touched it. */
+function history(repo: Repo, from: string, to: string): { commits: number; perFile: Map<string, number> } {
+  const perFile = new Map<string, number>();
+  const r = repo.git(['log', '--format=%x00', '--name-only', '--no-renames', `${from}..${to}`, '--'], { timeoutMs: 30_000 });
+  let commits = 0;
+  for (const line of r.ok ? r.stdout.split('\n') : []) {
+    if (line === '\0') commits++;
+    else if (line) perFile.set(line, (perFile.get(line) ?? 0) + 1);
+  }
+  return { commits, perFile };
+}
+
+export async function timeTravel(options: TimeTravelOptions): Promise<TimeTravelResult> {
+  const repo = openRepo(options.dir);
+  // A worktree a killed run left is removed even when every graph asked for is cached.
+  sweepWorktrees(repo);
+  const sha1 = resolveCommit(repo, options.rev1);
+  const sha2 = options.rev2 === undefined ? undefined : resolveCommit(repo, options.rev2);
+  const cache = { outDir: options.outDir, ...(options.workers !== undefined ? { workers: options.workers } : {}) };
+  const before = await revisionGraph(repo, sha1, cache);
+  let after;
+  let build2: BuildNote | undefined;
+  if (sha2 === undefined) {
+    const g = await workingTreeGraph(repo, cache);
+    after = g.doc;
+    build2 = note(g);
+  } else {
+    const g = await revisionGraph(repo, sha2, cache);
+    after = g.doc;
+    build2 = note(g);
+  }
+  const { commits, perFile } = history(repo, sha1, sha2 ?? 'HEAD');
+  return {
+    rev1: { rev: options.rev1, sha: sha1, build: note(before) },
+    rev2: { rev: options.rev2 ?? 'working tree', ...(sha2 ? { sha: sha2 } : {}), build: build2 },
+    diff: diffGraphs(options.core, before.doc, after, perFile),
+    commits,
+  };
+}

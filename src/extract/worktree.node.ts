@@ -1,0 +1,127 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { gitOutcomesIn, type GitOutcomeRunner } from './git.node.ts';
+
+/**
+ * A repository as the change-aware tools see it: its top folder and a hardened git runner (every
+ * call goes through git.node.ts), plus throwaway worktrees that are removed on every exit path.
+ */
+
+/** Why a git question cannot be answered, in words a user can act on. */
+export class RepoError extends Error {
+  override name = 'RepoError';
+}
+
+export const NOT_A_REPO = 'git unavailable or not a git repository';
+
+export interface Repo {
+  root: string;
+  git: GitOutcomeRunner;
+}
+
+/** The repository holding `dir` (its top folder), or a RepoError saying why there is none. */
+export function openRepo(dir: string): Repo {
+  const git = gitOutcomesIn(dir, { timeoutMs: 10_000 });
+  const top = git(['rev-parse', '--show-toplevel']);
+  if (top.missing) throw new RepoError(`${NOT_A_REPO} (git is not installed or not on PATH). Graph audit continues offline.`);
+  if (!top.ok) throw new RepoError(`${NOT_A_REPO} (${dir}). Graph audit continues offline.`);
+  const root = top.stdout.trim();
+  return { root, git: gitOutcomesIn(root, { timeoutMs: 10_000 }) };
+}
+
+/** True when the repository has at least one commit. */
+export function hasCommits(repo: Repo): boolean {
+  return repo.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).ok;
+}
+
+/**
+ * The commit a revision names, or a RepoError that tells an empty repository, a shallow clone
+ * whose history stops short of it and a name that is not a revision apart.
+ */
+export function resolveCommit(repo: Repo, rev: string): string {
+  if (!rev.trim() || rev.startsWith('-') || /[\0\n]/.test(rev)) throw new RepoError(`'${rev}' is not a revision (a branch, tag, SHA or an expression like HEAD~3)`);
+  const r = repo.git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
+  if (r.ok) return r.stdout.trim();
+  if (!hasCommits(repo)) throw new RepoError(`the repository ${repo.root} has no commits yet, so '${rev}' names nothing: commit first`);
+  if (repo.git(['rev-parse', '--is-shallow-repository']).stdout.trim() === 'true') {
+    const depth = repo.git(['rev-list', '--count', 'HEAD']).stdout.trim();
+    throw new RepoError(`unknown revision '${rev}' in a shallow clone (its history stops after ${depth} commit(s)): run \`git fetch --unshallow\` or name a revision within it`);
+  }
+  throw new RepoError(`unknown revision '${rev}': not a branch, tag or commit of ${repo.root}`);
+}
+
+/** Prefix of every worktree folder we make; the pid in the name lets a later run sweep a dead run's leftovers. */
+const PREFIX = 'synaptic-wt-';
+
+/** Worktrees this process has open, removed by the exit hook if a finally block never runs. */
+const open = new Map<string, Repo>();
+let exitHooked = false;
+
+function removeWorktree(repo: Repo, dir: string): void {
+  repo.git(['worktree', 'remove', '--force', '--force', dir], { timeoutMs: 60_000 });
+  rmSync(dir, { recursive: true, force: true });
+  repo.git(['worktree', 'prune']);
+  open.delete(dir);
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes worktrees a killed run of ours left registered (their pid is gone). */
+export function sweepWorktrees(repo: Repo): number {
+  const list = repo.git(['worktree', 'list', '--porcelain']);
+  let swept = 0;
+  for (const line of list.stdout.split('\n')) {
+    if (!line.startsWith('worktree ')) continue;
+    const dir = line.slice('worktree '.length);
+    const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(basename(dir));
+    if (!m || open.has(dir) || pidAlive(Number(m[1]))) continue;
+    removeWorktree(repo, dir);
+    swept++;
+  }
+  // Folders whose registration is already gone (a crash between add and the first write).
+  for (const name of safeList(tmpdir())) {
+    const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
+    if (m && !pidAlive(Number(m[1]))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  return swept;
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs `fn` in a detached worktree of `sha` and removes the worktree afterwards, whatever happens:
+ * a throw or rejection (finally), a normal exit of the process (exit hook) and, for a kill, the next
+ * run's sweep. Hooks, filters and fsmonitor stay off (git.node.ts).
+ */
+export async function withWorktree<T>(repo: Repo, sha: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  sweepWorktrees(repo);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on('exit', () => {
+      for (const [dir, r] of [...open]) removeWorktree(r, dir);
+    });
+  }
+  const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
+  open.set(dir, repo);
+  try {
+    const added = repo.git(['worktree', 'add', '--detach', '--force', dir, sha], { timeoutMs: 300_000 });
+    if (!added.ok) throw new RepoError(`cannot check out ${sha.slice(0, 12)} into a worktree: ${added.timedOut ? 'timed out' : added.stderr.split('\n').pop() || `git exited ${added.status}`}`);
+    return await fn(dir);
+  } finally {
+    removeWorktree(repo, dir);
+  }
+}
