@@ -287,8 +287,7 @@ export class McpCore {
         return { result: {}, cacheable: false };
       case 'tools/list':
         return { result: { tools: this.listTools(!modern && titleOnlyInAnnotations(session.legacyVersion)) }, cacheable: TOOLS_TTL_MS };
-      case 'tools/call':
-        return { result: (await this.callTool(params, new AbortController().signal)) as unknown as Record<string, unknown>, cacheable: false };
+      // tools/call is handled in handle(), where its cancellation is tracked.
       case 'resources/list':
         if (!this.options.resources) break;
         return { result: { resources: this.options.resources.list() }, cacheable: LIST_TTL_MS };
