@@ -24,8 +24,34 @@ export interface Surroundings {
 
 const NOTHING: Preceding = { nodes: [], first: true };
 const NONE: Surroundings = { parent: null, grandparent: null, before: [NOTHING, NOTHING, NOTHING] };
-/** Preceding siblings kept per node (a doc comment, then attributes between it and the node). */
-const MAX_PRECEDING = 16;
+/**
+ * Preceding siblings listed per node, nearest kept (a doc comment is one node a line for `//`
+ * docs, then attributes): enough for any doc comment (docs are capped at 1,000 characters).
+ */
+const MAX_PRECEDING = 1000;
+
+/** The run of listed siblings before a node, nearest first: shared between siblings (O(1) a step). */
+interface Run { node: Node; prev: Run | null }
+
+/** A Preceding whose `nodes` are made from its run when asked (most never are). */
+interface RunPreceding extends Preceding { run: Run }
+
+function precedingOf(run: Run): RunPreceding {
+  let nodes: Node[] | undefined;
+  return {
+    run,
+    first: false,
+    get nodes(): readonly Node[] {
+      if (!nodes) {
+        nodes = [];
+        for (let r: Run | null = run; r && nodes.length < MAX_PRECEDING; r = r.prev) nodes.push(r.node);
+        nodes.reverse();
+      }
+      return nodes;
+    },
+  };
+}
+const AFTER_OTHER: Preceding = { nodes: [], first: false };
 
 interface Level { node: Node; before: Preceding }
 
@@ -89,16 +115,21 @@ function containing(cursor: TreeCursor, s: number, e: number): boolean {
   return cursor.startIndex <= s && e <= cursor.endIndex;
 }
 
+/** `before` with `node` appended to its run. */
+function extended(before: Preceding, node: Node): Preceding {
+  return precedingOf({ node, prev: (before as Partial<RunPreceding>).run ?? null });
+}
+
 /** What precedes the sibling after `node`, given what precedes `node`. */
 function after(before: Preceding, node: Node, types: ReadonlySet<string>): Preceding {
   if (!node.isNamed) return before;
-  return { nodes: types.has(node.type) ? [...before.nodes.slice(1 - MAX_PRECEDING), node] : [], first: false };
+  return types.has(node.type) ? extended(before, node) : AFTER_OTHER;
 }
 
 /** `after` for the cursor's node (materialized only when it is of a listed type). */
 function passed(cursor: TreeCursor, before: Preceding, types: ReadonlySet<string>): Preceding {
   if (!cursor.nodeIsNamed) return before;
-  return { nodes: types.has(cursor.nodeType) ? [...before.nodes.slice(1 - MAX_PRECEDING), cursor.currentNode] : [], first: false };
+  return types.has(cursor.nodeType) ? extended(before, cursor.currentNode) : AFTER_OTHER;
 }
 
 /**

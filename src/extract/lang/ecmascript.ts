@@ -7,7 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import type { Param, Visibility } from '../../graph/model.ts';
 import type { NamePath } from '../facts.ts';
 import { makeExpr, MAX_TYPE_DEPTH } from './expr.ts';
-import { firstCommentLine, headerText, plainText, precedingComment, unquote, type DefInfo, type LangSpec, type SignatureInfo, type Sink } from './spec.ts';
+import { commentText, headerText, plainText, precedingComments, unquote, type DefInfo, type LangSpec, type SignatureInfo, type Sink } from './spec.ts';
 
 const COMMENTS = ['comment'];
 const TYPE_LIKE = new Set(['class', 'interface', 'struct', 'trait', 'enum']);
@@ -174,8 +174,8 @@ function doc(def: DefInfo): string | undefined {
   const declarator = def.node.type === 'variable_declarator';
   // `exports.f = function` / `obj.x = ...`: before the expression statement.
   const level = exportStatementOf(def) ? (declarator ? 2 : 1) : (declarator || def.node.type === 'assignment_expression') && def.parentNode ? 1 : 0;
-  const c = precedingComment(def, level, COMMENTS);
-  return c ? firstCommentLine(c.text) : undefined;
+  const run = precedingComments(def, level, COMMENTS);
+  return run.length ? commentText(run) : undefined;
 }
 
 function enclosingType(defs: DefInfo[], scope: number): number {

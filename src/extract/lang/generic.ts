@@ -7,7 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import type { Param, Visibility } from '../../graph/model.ts';
 import type { NamePath } from '../facts.ts';
 import { makeExpr, type ExprTables } from './expr.ts';
-import { firstCommentLine, headerText, plainText, precedingComment, type DefInfo, type LangSpec, type SignatureInfo, type Sink } from './spec.ts';
+import { commentText, docstringText, headerText, plainText, precedingComments, type DefInfo, type LangSpec, type SignatureInfo, type Sink } from './spec.ts';
 
 const TYPE_LIKE = new Set(['class', 'interface', 'struct', 'trait', 'enum']);
 
@@ -98,18 +98,13 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
         const body = def.node.childForFieldName('body');
         const first = body?.firstNamedChild;
         const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
-        if (str && str.type === 'string') return firstCommentLine(str.text.replace(/^[a-zA-Z]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, ''));
+        if (str && str.type === 'string') return docstringText(str.text.replace(/^[a-zA-Z]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, ''));
       }
       const wrapped = def.parentNode && /^(decorated_definition|template_declaration|type_declaration)$/.test(def.parentNode.type) && def.before[0].first;
       const level = wrapped ? 1 : 0;
-      let c = precedingComment(def, level, o.comments);
-      // Skip attribute/annotation lines between doc and declaration (Rust `#[..]`, C# `[..]`).
-      const run = def.before[level].nodes;
-      for (let i = run.length - 1; !c && i >= 0 && /attribute|annotation/.test(run[i]!.type); i--) {
-        const prev = run[i - 1];
-        if (prev && o.comments.includes(prev.type) && run[i]!.startPosition.row - prev.endPosition.row <= 1) c = prev;
-      }
-      return c ? firstCommentLine(c.text) : undefined;
+      // Attribute/annotation lines may sit between doc and declaration (Rust `#[..]`, C# `[..]`).
+      const run = precedingComments(def, level, o.comments, /attribute|annotation/);
+      return run.length ? commentText(run) : undefined;
     },
     statement(cap, node, scope, sink, defs) {
       if (cap === 'import') o.imports?.(node, scope, sink);

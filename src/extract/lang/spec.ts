@@ -57,7 +57,7 @@ export interface LangSpec {
   visibility(def: DefInfo, name: string): { visibility: Visibility; exported: boolean; isDefault?: boolean; isStatic?: boolean; isGetter?: boolean };
   /** Parameters, return type text and raw header of a callable (or a type's header). */
   signature(def: DefInfo, source: string): SignatureInfo | undefined;
-  /** First line of the doc comment of a definition. */
+  /** The doc comment of a definition, whole (see {@link commentText}). */
   doc(def: DefInfo): string | undefined;
   /** A type expression node -> name path (generics, arrays, nullability stripped), if nameable. */
   typePath(node: Node): NamePath | undefined;
@@ -69,29 +69,68 @@ export interface LangSpec {
   packageName?(root: Node): string | undefined;
 }
 
-/** First line of a comment's text, without comment markers. */
-export function firstCommentLine(text: string): string | undefined {
-  for (const raw of text.split('\n')) {
-    const line = raw.replace(/^\s*(\/\*\*?|\*\/|\*|\/\/\/?|#|--|"""|''')\s?/, '').replace(/\*\/\s*$/, '').replace(/("""|''')\s*$/, '').trim();
-    if (line) return line.length > 200 ? line.slice(0, 200) : line;
+/** A doc comment is kept up to this many characters (outputs print a shorter, one-line summary). */
+export const MAX_DOC_CHARS = 1000;
+const COMMENT_START = /^\s*(\/\*\*?|\*\/|\*(?!\*)|\/\/[/!]?|#!?|--|=begin|=end)\s?/;
+
+/**
+ * The text of a doc comment made of one or more comment nodes (a block comment, or consecutive
+ * `//`, `///`, `#` lines): comment markers removed from each line, blank lines at either end
+ * dropped, lines joined by newlines, capped at {@link MAX_DOC_CHARS}. Undefined when empty.
+ */
+export function commentText(comments: readonly Node[] | string): string | undefined {
+  const lines: string[] = [];
+  // (a Rust line comment's node holds its newline)
+  for (const text of typeof comments === 'string' ? [comments] : comments.map((c) => c.text.replace(/\r?\n$/, ''))) {
+    for (const raw of text.split('\n')) lines.push(raw.replace(COMMENT_START, '').replace(/\s*\*\/\s*$/, '').trimEnd());
   }
-  return undefined;
+  return docLines(lines);
+}
+
+/** A docstring's text (quotes already removed): common indentation removed, trimmed, capped. */
+export function docstringText(text: string): string | undefined {
+  const lines = text.split('\n');
+  const rest = lines.slice(1).filter((l) => l.trim());
+  const indent = rest.length ? Math.min(...rest.map((l) => l.length - l.trimStart().length)) : 0;
+  return docLines([lines[0]!.trim(), ...lines.slice(1).map((l) => l.slice(indent).trimEnd())]);
+}
+
+function docLines(lines: string[]): string | undefined {
+  let a = 0;
+  let b = lines.length;
+  while (a < b && !lines[a]!.trim()) a++;
+  while (b > a && !lines[b - 1]!.trim()) b--;
+  if (a === b) return undefined;
+  const text = lines.slice(a, b).join('\n');
+  return text.length > MAX_DOC_CHARS ? text.slice(0, MAX_DOC_CHARS) + '…' : text;
 }
 
 /**
- * The comment right before a definition's node, its parent or its grandparent (`level`): the
- * previous named sibling when it is a comment at most one line above.
+ * The doc comment right before a definition's node, its parent or its grandparent (`level`): the
+ * run of comment siblings ending at most one line above it, each at most one line below the one
+ * before (consecutive `//` lines are one comment), oldest first; empty when there is none.
+ * `skip`: sibling types that may sit between the comment and the node (Rust `#[..]`, C# `[..]`).
  */
-export function precedingComment(def: DefInfo, level: 0 | 1 | 2, commentTypes: readonly string[]): Node | null {
+export function precedingComments(def: DefInfo, level: 0 | 1 | 2, commentTypes: readonly string[], skip?: RegExp): Node[] {
   const node = level === 0 ? def.node : level === 1 ? def.parentNode : def.grandparentNode;
-  if (!node) return null;
+  if (!node) return [];
   let before = def.before[level];
   // Ruby puts a class's leading comment before the enclosing body node.
   if (before.first && level < 2 && (level === 0 ? def.parentNode : def.grandparentNode)?.type === 'body_statement') before = def.before[level + 1];
-  const prev = before.nodes.at(-1);
-  if (!prev || !commentTypes.includes(prev.type)) return null;
-  if (node.startPosition.row - prev.endPosition.row > 1) return null;
-  return prev;
+  const run = before.nodes;
+  let i = run.length - 1;
+  let below = node.startPosition.row;
+  if (skip) {
+    for (; i >= 0 && skip.test(run[i]!.type) && below - run[i]!.endPosition.row <= 1; i--) below = run[i]!.startPosition.row;
+  }
+  const out: Node[] = [];
+  for (; i >= 0; i--) {
+    const c = run[i]!;
+    if (!commentTypes.includes(c.type) || below - c.endPosition.row > 1) break;
+    out.push(c);
+    below = c.startPosition.row;
+  }
+  return out.reverse();
 }
 
 /**
