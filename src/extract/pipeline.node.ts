@@ -9,6 +9,8 @@ import { planRun, sortedRecord, type Plan } from './phases/plan.node.ts';
 import { loadCore, rankGraph } from './phases/rank.node.ts';
 import { scan, type Scan } from './phases/scan.node.ts';
 import { writeOutputs } from './phases/write.node.ts';
+import type { Linked } from './phases/linked.ts';
+import type { PreciseSummary } from './precise/index.node.ts';
 
 export { readHeadCommit, writeAtomic } from './repo-files.node.ts';
 export { FACTS_DIR } from './facts-cache.node.ts';
@@ -50,6 +52,8 @@ export interface ExtractOptions {
   onPhase?: (phase: string) => void;
   /** A keeper's memory of its previous outputs (`update --watch`, `serve --watch`): same results, read from memory. */
   kept?: KeptOutputs;
+  /** TypeScript checker call edges for TS/JS files (`--precise`); default: what the previous run used. */
+  precise?: boolean;
 }
 
 /** Milliseconds per extraction phase (wall or CPU), and their total. */
@@ -98,6 +102,8 @@ export interface ExtractSummary {
   watcherPid?: number;
   /** What this run found wrong with the output folder (left by an interrupted run, damaged) and did about it. */
   repairs: string[];
+  /** Precise mode's checker pass (absent in default mode and when a positions-only update needed none). */
+  precise?: PreciseSummary;
   outputs: { graphJson: string; graphCbor: string; manifest: string; report: string; factsCache: string };
 }
 
@@ -133,7 +139,8 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
   const repairs: string[] = [];
   const manifestProblem = options.incremental && !scanned.previous ? folder.manifestProblem() : null;
   if (manifestProblem) repairs.push(`${manifestProblem}: every file was extracted again`);
-  const plan = planRun(scanned, folder, version, options.seed ?? 42);
+  const precise = options.precise ?? scanned.previous?.precise === true;
+  const plan = planRun(scanned, folder, version, options.seed ?? 42, precise);
   if (plan.damage) repairs.push(`${plan.damage}: the graph was built again from every file's facts`);
   if (plan.route === 'reused') return reuseOutputs(folder, scanned, plan, clock);
 
@@ -143,6 +150,9 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
   const decoded: DecodedGraph = {};
   const linked = (plan.route === 'positions' ? linkPositions(scanned, plan, folder, decoded) : null)
     ?? await linkFacts(scanned, plan, folder, decoded, step);
+  // A positions-only update moved the previous graph's lines, checker edges included.
+  const checked = precise && linked.mode !== 'positions' ? await checkCalls(root, linked) : undefined;
+  if (checked) step('precise');
   clock.mark('link');
   options.onPhase?.('communities');
   const ranked = rankGraph(linked, await core, plan.seed, folder, scanned.previous !== null, step);
@@ -150,10 +160,19 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
   options.onPhase?.('writing');
   await writeOutputs(folder, scanned, plan, linked, ranked, decoded, step);
   clock.mark('write');
-  return summaryOf(folder, scanned, plan, clock, {
+  const summary = summaryOf(folder, scanned, plan, clock, {
     linkMode: linked.mode, relinked: linked.relinked, failed: Object.keys(linked.failed).length, skipped: linked.skippedCount,
     nodes: linked.doc.nodes.length, links: linked.doc.links.length, communities: ranked.communities.communities.length, lines: linked.lines,
   }, repairs);
+  return checked ? { ...summary, precise: checked } : summary;
+}
+
+/** Precise mode's pass over the linked graph (the compiler is loaded only for it). */
+async function checkCalls(root: string, linked: Linked): Promise<PreciseSummary> {
+  const { applyPrecise } = await import('./precise/index.node.ts');
+  const summary = await applyPrecise(root, linked.doc);
+  linked.reuse = null; // links were added and dropped: the previous rows no longer line up
+  return summary;
 }
 
 /** Same inputs as the previous run (e.g. files touched but not changed): only the manifest's sizes and mtimes are refreshed. */

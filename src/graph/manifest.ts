@@ -30,6 +30,8 @@ export interface Manifest {
    * config files, commit, extractor): equal hashes mean equal outputs, so an update can stop early.
    */
   inputs_hash?: string;
+  /** Set when the graph holds the TypeScript checker's call edges (`extract --precise`); `update` keeps the mode. */
+  precise?: boolean;
   /** Counts of the graph written with this manifest. */
   stats?: { nodes: number; links: number; communities: number; failed: number; skipped: number; lines: number };
 }

@@ -14,13 +14,17 @@ export interface ExtractArgs {
   json: boolean;
   maxFileSize?: number;
   workers?: number;
+  /** `--precise` / `--no-precise`; absent: the mode of the previous run (default mode on a first run). */
+  precise?: boolean;
 }
 
 export const EXTRACT_OPTIONS_USAGE = `Options:
   --out <dir>              output folder (default: <path>/${OUTPUT_DIR_NAME})
   --json                   print a machine-readable summary on stdout
   --max-file-size <bytes>  skip source files larger than this (default: 1048576)
-  --workers <n>            parallel parse lanes (default: one per core; 0 = this thread only)`;
+  --workers <n>            parallel parse lanes (default: one per core; 0 = this thread only)
+  --precise                TypeScript/JavaScript call edges from the TypeScript checker (slower; kept
+                           by later updates until --no-precise)`;
 
 function positiveInt(flag: string, value: string | undefined, allowZero = false): number {
   if (value === undefined || !/^\d+$/.test(value) || (!allowZero && Number(value) === 0)) {
@@ -36,6 +40,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
   let json = false;
   let maxFileSize: number | undefined;
   let workers: number | undefined;
+  let precise: boolean | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -46,6 +51,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
     } else if (flag === '--json') json = true;
     else if (flag === '--max-file-size') maxFileSize = positiveInt('--max-file-size', value());
     else if (flag === '--workers') workers = positiveInt('--workers', value(), true);
+    else if (flag === '--precise' || flag === '--no-precise') precise = flag === '--precise';
     else if (flag.startsWith('-')) throw new UsageError(`Cannot ${action}: unknown option '${flag}'`);
     else if (path === undefined) path = arg;
     else throw new UsageError(`Cannot ${action}: unexpected argument '${arg}' (one path at most)`);
@@ -73,7 +79,10 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`Cannot write output folder '${outDir}': ${code ?? (err as Error).message}`);
   }
-  return { root, outDir, json, ...(maxFileSize !== undefined ? { maxFileSize } : {}), ...(workers !== undefined ? { workers } : {}) };
+  return {
+    root, outDir, json, ...(maxFileSize !== undefined ? { maxFileSize } : {}), ...(workers !== undefined ? { workers } : {}),
+    ...(precise !== undefined ? { precise } : {}),
+  };
 }
 
 /** Run extract/update with a progress bar on a TTY; prints the --json summary. Returns the exit code. */
@@ -90,6 +99,7 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean,
       incremental,
       ...(args.maxFileSize !== undefined ? { maxFileSize: args.maxFileSize } : {}),
       ...(args.workers !== undefined ? { workers: args.workers } : {}),
+      ...(args.precise !== undefined ? { precise: args.precise } : {}),
       onProgress: ({ done, total }) => progress.update(done, total),
       onPhase: (phase) => progress.phase(phase),
     });
@@ -133,7 +143,9 @@ function languageList(languages: Record<string, number>, shown = 4): string {
 export function summaryLine(summary: ExtractSummary): string {
   return `${summary.mode === 'update' ? 'updated' : 'extracted'} ${plural(summary.files, 'file')} (${summary.parsed} parsed, ${summary.reused} reused; ${languageList(summary.languages)}): `
     + `${summary.nodes} nodes, ${summary.links} links, ${summary.communities} communities, ${summary.failed} failed to parse, `
-    + `${summary.skipped} skipped in ${(summary.timingsMs.total / 1000).toFixed(2)}s -> ${summary.outDir}`;
+    + `${summary.skipped} skipped in ${(summary.timingsMs.total / 1000).toFixed(2)}s -> ${summary.outDir}`
+    + (summary.precise ? `; checker: ${summary.precise.sites} call sites in ${summary.precise.files} files, ${summary.precise.added} links added, `
+      + `${summary.precise.dropped} dropped, ${summary.precise.upgraded} confirmed (${(summary.precise.ms / 1000).toFixed(1)}s)` : '');
 }
 
 function plural(n: number, noun: string): string {

@@ -25,6 +25,8 @@ export interface Plan {
   manifestFiles: Record<string, ManifestEntry>;
   /** Files with facts, per language. */
   languages: Record<string, number>;
+  /** Precise mode: the checker's call edges are merged after the link (part of the inputs hash). */
+  precise: boolean;
   inputsHash: string;
   added: number;
   changed: number;
@@ -39,7 +41,7 @@ export interface Plan {
 /** Engine named in the inputs hash (kept from when a TypeScript fallback could stand in for the core). */
 const COMMUNITY_ENGINE = 'core';
 
-export function planRun(scan: Scan, folder: OutputFolder, version: string, seed: number): Plan {
+export function planRun(scan: Scan, folder: OutputFolder, version: string, seed: number, precise = false): Plan {
   const { files, previous } = scan;
   const paths = files.paths();
   const manifestFiles: Record<string, ManifestEntry> = {};
@@ -52,7 +54,7 @@ export function planRun(scan: Scan, folder: OutputFolder, version: string, seed:
   }
   const commit = readHeadCommit(scan.root);
   const hashWith = (entries: Record<string, ManifestEntry>): string =>
-    hashInputs(version, seed, COMMUNITY_ENGINE, commit, entries, scan.walk.skipped, scan.contextTexts);
+    hashInputs(version, seed, precise ? `${COMMUNITY_ENGINE}+checker` : COMMUNITY_ENGINE, commit, entries, scan.walk.skipped, scan.contextTexts);
   const inputsHash = hashWith(manifestFiles);
   const prevFiles = previous?.files ?? {};
   let added = 0;
@@ -71,7 +73,7 @@ export function planRun(scan: Scan, folder: OutputFolder, version: string, seed:
       : sameFileSet && files.entries.size > 0 && files.reused.size > 0 ? 'positions'
         : sameFileSet && files.entries.size > 0 ? 'relink'
           : 'full';
-  return { version, seed, commit, paths, manifestFiles, languages, inputsHash, added, changed, deleted, route, damage, hashWith };
+  return { version, seed, precise, commit, paths, manifestFiles, languages, inputsHash, added, changed, deleted, route, damage, hashWith };
 }
 
 /** Hash of everything the outputs depend on (see Manifest.inputs_hash). */

@@ -31,6 +31,7 @@ export async function writeOutputs(
     scanned_at_ms: scan.startedAt,
     files: plan.manifestFiles,
     inputs_hash: linked.inputsHash,
+    ...(plan.precise ? { precise: true } : {}),
     stats: {
       nodes: doc.nodes.length, links: doc.links.length, communities: communities.communities.length,
       failed: Object.keys(linked.failed).length, skipped: linked.skippedCount, lines: linked.lines,
