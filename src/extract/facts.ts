@@ -8,7 +8,7 @@ import type { NodeKey, NodeKind, Signature, Span, Visibility } from '../graph/mo
 import type { LanguageId } from './languages.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 7;
+export const FACTS_VERSION = 8;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the

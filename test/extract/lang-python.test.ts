@@ -41,3 +41,13 @@ test('Python: hazards (eval, getattr with a literal -> dynamic_ref) and tests ed
   assert.ok(g.edges('tests').includes('tests/test_core.py#test_compute -> lib/core.py#compute'));
   assert.equal(g.nodes.find((n) => n.id === 'tests/test_core.py#test_compute')?.is_test, true);
 });
+
+test('Python: a `with ... as x` receiver is typed by the context expression (#17.1)', async () => {
+  const g = await linkSources({
+    'db/session.py': 'class Session:\n    def __enter__(self):\n        return self\n    def __exit__(self, *a):\n        pass\n    def query(self, q):\n        pass\n\nclass Other:\n    def query(self, q):\n        pass\n',
+    'db/use.py': 'from db.session import Session\n\ndef load():\n    with Session() as s, open("x") as f:\n        s.query("select 1")\n        f.read()\n',
+  });
+  const calls = g.edges('calls');
+  assert.ok(calls.includes('db/use.py#load -> db/session.py#Session.query'), calls.join('\n'));
+  assert.ok(!calls.includes('db/use.py#load -> db/session.py#Other.query'));
+});

@@ -120,6 +120,14 @@ export const PYTHON_SPEC: LangSpec = makeGenericSpec({
     if (!any) sink.imports.push({ module: mod, imported: '', local: '', line, scope });
   },
   local(node, scope, sink, defs, expr) {
+    if (node.type === 'with_item') {
+      // `with Session() as s:` binds s to the context expression's value (most `__enter__`s return self).
+      const as = node.childForFieldName('value');
+      const target = as?.childForFieldName('alias')?.namedChildren[0];
+      const value = as?.namedChildren[0] ? expr(as.namedChildren[0], 0) : undefined;
+      if (target?.type === 'identifier') sink.bindings.push({ scope, name: target.text, ...(value && value.k !== 'unk' ? { value } : {}) });
+      return;
+    }
     const left = node.childForFieldName('left');
     const right = node.childForFieldName('right');
     const t = node.childForFieldName('type');
