@@ -153,3 +153,17 @@ export function gitIn(root: string, options: GitOptions = {}): GitRunner {
 export function git(root: string, args: readonly string[], options?: GitOptions): string | undefined {
   return gitIn(root, options)(args);
 }
+
+/**
+ * The fixed overrides as GIT_CONFIG_* variables, for a program that runs git itself (gh asks git for
+ * the repository's remotes): its git calls then start no fsmonitor, hook, pager or credential helper.
+ */
+export function safeGitConfigEnv(): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(SAFE_CONFIG.length), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+  SAFE_CONFIG.forEach((c, i) => {
+    const eq = c.indexOf('=');
+    env[`GIT_CONFIG_KEY_${i}`] = c.slice(0, eq);
+    env[`GIT_CONFIG_VALUE_${i}`] = c.slice(eq + 1);
+  });
+  return env;
+}

@@ -57,18 +57,18 @@ const WORKFLOWS: Workflow[] = [
     info: {
       name: 'assess_pr',
       title: 'Assess a pull request',
-      description: "Assess a PR's risk: its changed files (from gh or git), their blast radius with affected, hubs (god_nodes) and dynamic_hazards.",
+      description: "Assess a PR's risk via get_pr_impact and affected: its state, checks, changed files, the graph nodes and communities they touch, and their blast radius.",
       arguments: [{ name: 'pr_number', description: 'The pull request number.', required: true }],
     },
-    tools: ['query_graph', 'affected', 'god_nodes', 'dynamic_hazards'],
+    tools: ['get_pr_impact', 'affected', 'god_nodes', 'dynamic_hazards'],
     text: (args) => {
       const pr = prNumber(args.pr_number!);
       return (
         `Assess the risk of pull request #${pr}.\n` +
-        `1. List the files it changes with your shell: \`gh pr diff ${pr} --name-only\` (or, with its branch checked out, \`git diff --name-only <base>...HEAD\`; ` +
-        'query_graph with since set to the base branch and recency_mode "seed" then ranks the symbols it changed).\n' +
-        '2. Call affected on each changed file and on its changed public symbols to measure the blast radius.\n' +
-        '3. Flag high-degree or untested symbols among them (god_nodes) and dynamic-dispatch hazards in the changed files (dynamic_hazards with path_glob).\n' +
+        `1. Call get_pr_impact with pr_number ${pr}: its review and CI state, the files it changes, the graph nodes and communities they touch and its most connected changed symbols.\n` +
+        '2. Call affected on those symbols (and on each changed file that defines public code) to measure the blast radius.\n' +
+        '3. Flag hubs among them (god_nodes) and dynamic-dispatch hazards in the changed files (dynamic_hazards with path_glob): a symbol reached only dynamically shows no static dependents.\n' +
+        `If get_pr_impact says gh is unavailable, list the files with your shell instead (\`gh pr diff ${pr} --name-only\`, or with the branch checked out \`git diff --name-only <base>...HEAD\`) and call affected on them.\n` +
         'Give a risk rating (low/medium/high), the reasons, and what to test before merging.'
       );
     },

@@ -3,7 +3,8 @@ import type { Command } from '../command.ts';
 /** A registry entry: what `synaptic <name>` is called, and how to load it. */
 export interface CommandEntry {
   name: string;
-  aliases?: string[];
+  aliases?: string[  { name: 'prs', load: async () => (await import('./prs.ts')).prsCommand },
+];
   load(): Promise<Command>;
 }
 
@@ -35,4 +36,5 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'predict', load: async () => (await import('./predict.ts')).predictCommand },
   { name: 'hazards', load: async () => (await import('./hazards.ts')).hazardsCommand },
   { name: 'refactor', load: async () => (await import('./refactor.ts')).refactorCommand },
+  { name: 'prs', load: async () => (await import('./prs.ts')).prsCommand },
 ];

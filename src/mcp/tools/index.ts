@@ -19,6 +19,9 @@ import { createRepoStatsTool } from './repo-stats.ts';
 import { createDynamicHazardsTool } from './dynamic-hazards.ts';
 import { createDescribeNodeTool } from './describe-node.ts';
 import { createTimeTravelDiffTool } from './time-travel-diff.ts';
+import { createListPrsTool } from './list-prs.ts';
+import { createGetPrImpactTool } from './get-pr-impact.ts';
+import { createTriagePrsTool } from './triage-prs.ts';
 import { createPredictEditTool } from './predict-edit.ts';
 import { createPlanRenameTool } from './plan-rename.ts';
 import { createWorkingChangesImpactTool } from './working-changes-impact.ts';
@@ -47,6 +50,9 @@ export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
     createDynamicHazardsTool(ctx),
     createDescribeNodeTool(ctx),
     createTimeTravelDiffTool(ctx),
+    createListPrsTool(ctx),
+    createGetPrImpactTool(ctx),
+    createTriagePrsTool(ctx),
     createPredictEditTool(ctx),
     createPlanRenameTool(ctx),
     createWorkingChangesImpactTool(ctx),

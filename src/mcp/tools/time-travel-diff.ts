@@ -5,16 +5,13 @@ import { timeTravel, type BuildNote, type TimeTravelResult } from '../../extract
 import { RepoError } from '../../extract/worktree.node.ts';
 import { sanitize } from '../../query/sanitize.ts';
 import { toolError, toolResult, type ToolDefinition } from '../tool.ts';
-import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { OPEN_WORLD, type GraphToolContext } from './context.ts';
 
 const input = z.object({
   rev1: z.string().min(1).describe('Base revision (HEAD~10, a branch, a SHA).'),
   rev2: z.string().min(1).optional().describe('Target revision (default: the working tree).'),
   top: z.number().int().min(1).optional().describe('Rows per section (default 20).'),
 });
-
-/** Shells out to git and builds worktrees: read-only for the project, open-world (spec). */
-export const SHELLS_OUT = { ...READ_ONLY, openWorldHint: true } as const;
 
 let corePromise: Promise<Core> | undefined;
 function loadCore(): Promise<Core> {
@@ -72,7 +69,7 @@ export function createTimeTravelDiffTool(ctx: GraphToolContext): ToolDefinition<
     description:
       'How the code graph changed between two git revisions: dependencies added/removed, removed APIs, folder drift, new cycles, hotspots. Builds revisions in throwaway worktrees (slow cold, cached per SHA).',
     inputSchema: input,
-    annotations: SHELLS_OUT,
+    annotations: OPEN_WORLD,
     async handler(args) {
       try {
         const result = await timeTravel({
