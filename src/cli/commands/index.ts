@@ -3,8 +3,7 @@ import type { Command } from '../command.ts';
 /** A registry entry: what `synaptic <name>` is called, and how to load it. */
 export interface CommandEntry {
   name: string;
-  aliases?: string[  { name: 'prs', load: async () => (await import('./prs.ts')).prsCommand },
-];
+  aliases?: string[];
   load(): Promise<Command>;
 }
 
