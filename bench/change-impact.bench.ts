@@ -9,13 +9,17 @@
 // source files of one folder that other files use). Each tool runs through the same handler
 // `synaptic serve` calls, on one loaded graph (warm: indexes built, first calls done), interleaved
 // with a bare `git status` as the floor this machine's load sets. Reports wall and CPU (this process
-// plus its git children) min/median per tool. BENCH_ROUNDS (default 15). Results:
-// bench/results/change-impact.json.
+// plus its git children) min/median per tool. Then the same calls through the SDK client to a real
+// `synaptic serve --no-freshen` stdio child (on a copied checkout every file's stat changed, so its
+// source check would re-extract everything), CPU read from the server's /proc stat. BENCH_ROUNDS
+// (default 15). Results: bench/results/change-impact.json.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { openCliGraph } from '../src/cli/graph-tools.ts';
 import { createAffectedTestsTool } from '../src/mcp/tools/affected-tests.ts';
 import { createPredictImpactTool } from '../src/mcp/tools/predict-impact.ts';
@@ -34,12 +38,15 @@ function git(...args: string[]): string {
   return r.stdout;
 }
 
-/** CPU ms of this process plus its waited-for children (the git runs), from /proc/self/stat. */
-function cpuMs(): number {
-  const self = process.cpuUsage();
-  const fields = readFileSync('/proc/self/stat', 'utf8').slice(readFileSync('/proc/self/stat', 'utf8').lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[13]) + Number(fields[14]); // cutime, cstime (fields 16 and 17)
-  return (self.user + self.system) / 1000 + ticks * 10; // USER_HZ is 100 on Linux
+/** CPU ms of a process plus its waited-for children (the git runs), from /proc/<pid>/stat (10 ms ticks). */
+function cpuMs(pid: number | 'self' = 'self'): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime, stime, cutime, cstime are fields 14-17; USER_HZ is 100 on Linux.
+  const children = (Number(fields[13]) + Number(fields[14])) * 10;
+  if (pid !== 'self') return (Number(fields[11]) + Number(fields[12])) * 10 + children;
+  const self = process.cpuUsage(); // finer than the ticks
+  return (self.user + self.system) / 1000 + children;
 }
 
 /** Five source files of the folder whose files other files use most, unless BENCH_CHANGE_FILES names them. */
@@ -86,15 +93,17 @@ const tools: Array<[ToolDefinition, Record<string, unknown>]> = [
 const floor = (): void => void spawnSync('git', ['-C', repo, '--no-optional-locks', 'status', '--porcelain=v2', '-z'], { stdio: 'ignore' });
 
 const samples = new Map<string, { wall: number[]; cpu: number[] }>();
+const record = (name: string, wall: number, cpu: number) => {
+  const s = samples.get(name) ?? { wall: [], cpu: [] };
+  s.wall.push(wall);
+  s.cpu.push(cpu);
+  samples.set(name, s);
+};
 const time = (name: string, fn: () => unknown) => {
   const w0 = performance.now();
   const c0 = cpuMs();
-  const out = fn();
-  const s = samples.get(name) ?? { wall: [], cpu: [] };
-  s.wall.push(performance.now() - w0);
-  s.cpu.push(cpuMs() - c0);
-  samples.set(name, s);
-  return out;
+  fn();
+  record(name, performance.now() - w0, cpuMs() - c0);
 };
 // Warm-up: the lazy indexes, the core's copy of the graph, the JIT.
 let first = '';
@@ -108,13 +117,30 @@ for (let r = 0; r < rounds; r++) {
     const c0 = cpuMs();
     const result = await tool.handler(args as never);
     if (result.isError) throw new Error(`${tool.name}: ${result.content[0]!.text}`);
-    const s = samples.get(tool.name) ?? { wall: [], cpu: [] };
-    s.wall.push(performance.now() - w0);
-    s.cpu.push(cpuMs() - c0);
-    samples.set(tool.name, s);
+    record(tool.name, performance.now() - w0, cpuMs() - c0);
   }
 }
 graph.close();
+
+// The same calls as a client sees them: SDK client, stdio, a real server (freshness check on).
+// From src/ through tsx (the same code as the bundle; warm calls do not see the loader), so the
+// bench does not depend on a dist/ build of the moment. SYNAPTIC_BENCH_CLI: a built main.js instead.
+const cli = process.env.SYNAPTIC_BENCH_CLI ? [process.env.SYNAPTIC_BENCH_CLI] : ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+const transport = new StdioClientTransport({ command: process.execPath, args: [...cli, 'serve', '--graph', graphPath, '--no-freshen'], cwd: ROOT, stderr: 'ignore' });
+const client = new Client({ name: 'change-impact-bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+await client.connect(transport);
+const pid = transport.pid!;
+for (let i = 0; i < 2; i++) for (const [tool, args] of tools) await client.callTool({ name: tool.name, arguments: args });
+for (let r = 0; r < rounds; r++) {
+  for (const [tool, args] of tools) {
+    const w0 = performance.now();
+    const c0 = cpuMs(pid);
+    const result = (await client.callTool({ name: tool.name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+    if (result.isError) throw new Error(`${tool.name} over stdio: ${result.content[0]!.text}`);
+    record(`${tool.name} (stdio server)`, performance.now() - w0, cpuMs(pid) - c0);
+  }
+}
+await client.close();
 
 const stat = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

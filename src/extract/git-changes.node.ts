@@ -85,9 +85,10 @@ function badRefShape(base: string): string | undefined {
  * The working changes of `root` against `base` (default: the detected default branch). `root` may be
  * a folder inside a repository: paths are then relative to it and changes outside it are left out.
  * `untracked: false` leaves untracked files out (what `git diff <base>` covers) and skips the scan
- * of every folder for them, the larger part of a status on a big tree. Four git runs besides the helper's config read: rev-parse (work tree, shallow, prefix, the base's
- * name), status (HEAD, branch, uncommitted and untracked files in one worktree scan), merge-base, and
- * a tree-to-tree diff for what the branch committed (skipped when it committed nothing).
+ * of every folder for them, the larger part of a status on a big tree. Four git runs besides the
+ * helper's config read: rev-parse (work tree, shallow, prefix, the base's name), status (HEAD,
+ * branch, uncommitted and untracked files in one worktree scan), merge-base, and a tree-to-tree diff
+ * for what the branch committed (skipped when it committed nothing).
  */
 export function workingChanges(root: string, base?: string, options: { untracked?: boolean } = {}): WorkingChanges | GitProblem {
   const withUntracked = options.untracked !== false;
