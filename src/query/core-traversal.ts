@@ -34,8 +34,8 @@ export class CoreTraversal implements TraversalBackend {
     return { nodes: r.nodes.subarray(first), depth: r.depth.subarray(first), via: r.via.subarray(first) };
   }
 
-  shortestPath(s: NodeId, t: NodeId, maxHops: number, relMask: number): Uint32Array | null {
-    return this.graph.shortestPath(s, t, { undirected: true, maxHops, relMask: relMask >>> 0 });
+  shortestPath(s: NodeId, t: NodeId, maxHops: number, relMask: number, directed = false): Uint32Array | null {
+    return this.graph.shortestPath(s, t, { undirected: !directed, maxHops, relMask: relMask >>> 0 });
   }
 
   dispose(): void {

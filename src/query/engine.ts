@@ -1,7 +1,7 @@
 import { relationMask, RELATIONS, type GraphDocument, type HazardSite, type NodeId } from '../graph/model.ts';
 import { TestReach } from '../graph/test-reach.ts';
 import { GraphIndex } from './graph-index.ts';
-import { CALL_MASK, CROSS_LANGUAGE_RELATIONS, DESCRIBE_CALL_RELATIONS, IMPACT_MASK, IMPACT_RELATIONS, isStructural } from './relations.ts';
+import { CALL_MASK, CHAIN_MASK, CROSS_LANGUAGE_RELATIONS, DESCRIBE_CALL_RELATIONS, IMPACT_MASK, IMPACT_RELATIONS, isStructural } from './relations.ts';
 import { rankQuery, type RankOptions, type RankResult } from './rank.ts';
 import { sanitize } from './sanitize.ts';
 import { candidate, qualifiedRef, qualifiedRefsOfGroup, resolveName, type Resolution } from './resolve.ts';
@@ -272,9 +272,13 @@ export class QueryEngine {
     return { hits, foldedMembers: members, byDepth };
   }
 
-  /** Shortest undirected connection; each step keeps the stored edge direction. */
-  shortestPath(s: NodeId, t: NodeId, maxHops: number): Array<{ from: NodeId; to: NodeId; edge: number; forward: boolean }> | null {
-    const path = this.traversal.shortestPath(s, t, maxHops, 0xffffffff);
+  /**
+   * Shortest undirected connection, each step keeping the stored edge direction; with `directed`, the
+   * shortest forward call chain (CHAIN_RELATIONS edges followed source to target only).
+   */
+  shortestPath(s: NodeId, t: NodeId, maxHops: number, directed = false): Array<{ from: NodeId; to: NodeId; edge: number; forward: boolean }> | null {
+    const mask = directed ? CHAIN_MASK : 0xffffffff;
+    const path = this.traversal.shortestPath(s, t, maxHops, mask, directed);
     if (!path) return null;
     const ix = this.ix;
     const steps: Array<{ from: NodeId; to: NodeId; edge: number; forward: boolean }> = [];
@@ -285,7 +289,7 @@ export class QueryEngine {
       let forward = true;
       for (let j = ix.outOff[a]!; j < ix.outOff[a + 1]!; j++) {
         const e = ix.outEdges[j]!;
-        if (ix.g.dst[e] === b && (edge < 0 || e < edge)) edge = e;
+        if (ix.g.dst[e] === b && ((mask >>> ix.g.rel[e]!) & 1) === 1 && (edge < 0 || e < edge)) edge = e;
       }
       if (edge < 0) {
         forward = false;

@@ -23,5 +23,9 @@ export const CROSS_LANGUAGE_RELATIONS: ReadonlySet<string> = new Set(['invokes',
 /** Relations followed by `describe_node`'s "calls" clause. */
 export const DESCRIBE_CALL_RELATIONS: ReadonlySet<string> = new Set(['calls', 'invokes', 'calls_service', 'instantiates']);
 
+/** Relations a forward call chain follows (shortest_path directed): a call, a `new`, a cross-language call. */
+export const CHAIN_RELATIONS = ['calls', 'instantiates', 'invokes', 'binds_native', 'calls_service', 'handled_by'] as const;
+
 export const CALL_MASK = relationMask(CALL_RELATIONS);
+export const CHAIN_MASK = relationMask(CHAIN_RELATIONS);
 export const IMPACT_MASK = relationMask(IMPACT_RELATIONS);

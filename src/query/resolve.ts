@@ -1,6 +1,8 @@
 import type { NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { sanitize } from './sanitize.ts';
+import { bareName } from './tokens.ts';
+import { codeTiers } from './code-tier.ts';
 
 /** One candidate of an ambiguous name, with a reference that resolves back to exactly it. */
 export interface Candidate {
@@ -15,7 +17,7 @@ export interface Candidate {
 export type Resolution =
   | { status: 'found'; node: NodeId; via: 'id' | 'label' | 'bare' | 'file' | 'substring' }
   | { status: 'ambiguous'; query: string; candidates: Candidate[]; total: number }
-  | { status: 'not_found'; query: string };
+  | { status: 'not_found'; query: string; similar?: Candidate[] };
 
 const MAX_CANDIDATES = 20;
 
@@ -39,7 +41,7 @@ export function resolveName(index: GraphIndex, rawQuery: string): Resolution {
   }
   const printed = printedNodes(index, query);
   if (printed.length) return printed.length === 1 ? { status: 'found', node: printed[0]!, via: 'label' } : ambiguous(index, query, printed);
-  return { status: 'not_found', query };
+  return direct;
 }
 
 /** The nodes a printed name stands for: the whole name, or a printed label `@` part of a printed file. */
@@ -91,16 +93,22 @@ function cascade(index: GraphIndex, query: string, fileSub: string | undefined):
     if (!fileLower) return [...ids];
     return ids.filter((v) => String(index.node(v).source_file ?? '').toLowerCase().includes(fileLower));
   };
-  const pick = (ids: NodeId[], via: 'id' | 'label' | 'bare' | 'file' | 'substring'): Resolution | undefined => {
+  const pick = (ids: NodeId[], via: 'id' | 'label' | 'bare' | 'file' | 'substring', exactly?: (v: NodeId) => boolean): Resolution | undefined => {
     if (ids.length === 1) return { status: 'found', node: ids[0]!, via };
-    if (ids.length > 1) return ambiguous(index, query, ids);
+    if (ids.length > 1) {
+      // The name as written (case-sensitive) beats its case variants: Command.Execute is not Command.execute.
+      const exact = exactly ? ids.filter(exactly) : [];
+      if (exact.length === 1) return { status: 'found', node: exact[0]!, via };
+      return ambiguous(index, query, exact.length ? exact : ids);
+    }
     return undefined;
   };
   const byId = index.g.idOf.get(query);
   if (byId !== undefined && keep([byId]).length === 1) return { status: 'found', node: byId, via: 'id' };
-  const r1 = pick(keep(index.byLabel.get(lower)), 'label');
+  const r1 = pick(keep(index.byLabel.get(lower)), 'label', (v) => index.label(v) === query);
   if (r1) return r1;
-  const r2 = pick(keep(index.byBare.get(lower.replace(/\(\)$/, ''))), 'bare');
+  const bare = query.replace(/\(\)$/, '');
+  const r2 = pick(keep(index.byBare.get(bare.toLowerCase())), 'bare', (v) => bareName(index.label(v)) === bare);
   if (r2) return r2;
   const files = index.byFile.get(query) ?? index.byFile.get(query.replace(/^\.\//, ''));
   if (files && files.length) {
@@ -111,20 +119,29 @@ function cascade(index: GraphIndex, query: string, fileSub: string | undefined):
     const hits: NodeId[] = [];
     const labels = index.lowerLabels;
     for (let v = 0; v < labels.length; v++) if (labels[v]!.includes(lower)) hits.push(v);
-    const r3 = pick(keep(hits), 'substring');
-    if (r3) return r3;
+    const kept = keep(hits);
+    if (kept.length === 1) return { status: 'found', node: kept[0]!, via: 'substring' };
+    // Several names contain the query but none is it: other symbols, offered as similar names (each
+    // by a reference that resolves to it), never as candidates for the name asked (`handle` is not `handler`).
+    if (kept.length > 1) {
+      const tiers = codeTiers(index);
+      kept.sort((a, b) => tiers[a]! - tiers[b]! || index.degree[b]! - index.degree[a]! || cmp(index.node(a).id, index.node(b).id));
+      return { status: 'not_found', query, similar: kept.slice(0, MAX_SIMILAR).map((v) => candidate(index, v)) };
+    }
   }
   return { status: 'not_found', query };
 }
 
+const MAX_SIMILAR = 8;
+
 function ambiguous(index: GraphIndex, query: string, ids: NodeId[]): Resolution {
+  return { status: 'ambiguous', query, total: ids.length, candidates: ambiguousCandidates(index, ids, MAX_CANDIDATES) };
+}
+
+/** The first `max` of `ids` by degree (then id), as candidates. */
+function ambiguousCandidates(index: GraphIndex, ids: readonly NodeId[], max: number): Candidate[] {
   const sorted = [...ids].sort((a, b) => index.degree[b]! - index.degree[a]! || cmp(index.node(a).id, index.node(b).id));
-  return {
-    status: 'ambiguous',
-    query,
-    total: ids.length,
-    candidates: sorted.slice(0, MAX_CANDIDATES).map((v) => candidate(index, v)),
-  };
+  return sorted.slice(0, max).map((v) => candidate(index, v));
 }
 
 /** Describe one node as a candidate with its copy-ready qualified reference. */

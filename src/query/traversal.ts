@@ -14,7 +14,8 @@ export interface Reach {
 export interface TraversalBackend {
   readonly name: string;
   reverseReach(seeds: readonly NodeId[], k: number, relMask: number): Reach;
-  shortestPath(s: NodeId, t: NodeId, maxHops: number, relMask: number): Uint32Array | null;
+  /** Undirected unless `directed` (then along stored edges only, source to target). */
+  shortestPath(s: NodeId, t: NodeId, maxHops: number, relMask: number, directed?: boolean): Uint32Array | null;
   /** Build now what the first walk would build (called off the start-up path). */
   prepare?(): void;
   dispose?(): void;

@@ -144,7 +144,7 @@ export function clientSuite(getClient: () => AnyClient, getGraph: () => string):
 
   test('shortest_path renders qualified hops with stored directions', async () => {
     const r = textOf(await call('shortest_path', { source: 'createApp', target: 'Router' }));
-    assert.match(r, /^Path \(\d+ hops?\):\ncreateApp@src\/app\.ts (--\w+-->|<--\w+--) /);
+    assert.match(r, /^Path \(\d+ hops?, undirected: arrows as stored, a backward one is no call\):\ncreateApp@src\/app\.ts (--\w+-->|<--\w+--) /);
     const same = textOf(await call('shortest_path', { source: 'createApp', target: 'createApp' }));
     assert.match(same, /same node/);
   });

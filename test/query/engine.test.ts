@@ -126,6 +126,18 @@ test('the core traversal matches the TypeScript reference on random graphs (reac
           assert.ok(g.src.some((u, edge) => ((u === x && g.dst[edge] === y) || (u === y && g.dst[edge] === x)) && (mask >>> g.rel[edge]!) & 1), `step ${x} - ${y}`);
         }
       }
+      // Directed (shortest_path directed): stored edges only, each step source to target.
+      const dp = e.traversal.shortestPath(s, t, 8, mask, true);
+      const dq = ref.shortestPath(s, t, 8, mask, true);
+      assert.equal(dp === null, dq === null, `directed path ${s} -> ${t}`);
+      if (dp && dq) {
+        assert.equal(dp.length, dq.length);
+        const g = e.ix.g;
+        for (let i = 1; i < dp.length; i++) {
+          const [x, y] = [dp[i - 1]!, dp[i]!];
+          assert.ok(g.src.some((u, edge) => u === x && g.dst[edge] === y && (mask >>> g.rel[edge]!) & 1), `forward step ${x} -> ${y}`);
+        }
+      }
     } finally {
       e.traversal.dispose?.();
     }

@@ -47,7 +47,7 @@ export class TsTraversal implements TraversalBackend {
     return { nodes: Uint32Array.from(nodes), depth: Uint8Array.from(depth), via: Uint8Array.from(via) };
   }
 
-  shortestPath(s: NodeId, t: NodeId, maxHops: number, relMask: number): Uint32Array | null {
+  shortestPath(s: NodeId, t: NodeId, maxHops: number, relMask: number, directed = false): Uint32Array | null {
     if (s === t) return Uint32Array.of(s);
     const ix = this.ix;
     const parent = new Int32Array(ix.n).fill(-1);
@@ -68,7 +68,7 @@ export class TsTraversal implements TraversalBackend {
           const e = ix.outEdges[i]!;
           if ((relMask >>> ix.g.rel[e]!) & 1) nbrs.push(ix.g.dst[e]!);
         }
-        for (let i = ix.inOff[v]!; i < ix.inOff[v + 1]!; i++) {
+        for (let i = ix.inOff[v]!; i < ix.inOff[v + 1]! && !directed; i++) {
           const e = ix.inEdges[i]!;
           if ((relMask >>> ix.g.rel[e]!) & 1) nbrs.push(ix.g.src[e]!);
         }

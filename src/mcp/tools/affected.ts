@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
-import { nodeLine, sanitizedCandidates, unresolvedText } from './format.ts';
+import { libraryFirst, nodeLine, sanitizedCandidates, testFoldLine, unresolvedText } from './format.ts';
 
 const input = z.object({
   label: z.string().min(1).describe('The symbol or file.'),
@@ -62,24 +62,29 @@ export function createAffectedTool(ctx: GraphToolContext): ToolDefinition<typeof
       const lines: string[] = [];
       if (foldedMembers) lines.push(`${seed} is a ${sanitize(engine.ix.node(v).kind, 30)} with ${foldedMembers} members; impact is aggregated across the class and its members`);
       lines.push(`${hits.length} nodes depend on ${seed} (<= ${depth} hops):`);
-      for (const h of hits.slice(0, limit)) lines.push(`  [${h.depth}] via ${sanitizeRelation(h.via)}: ${nodeLine(engine, h.node)}`);
-      if (hits.length > limit) lines.push(`  +${hits.length - limit} more (raise limit, or lower depth)`);
+      // What a change breaks in the library first; the tests that reach it as a count per file.
+      const { library, tests, fold } = libraryFirst(engine, hits);
+      for (const h of library.slice(0, limit)) lines.push(`  [${h.depth}] via ${sanitizeRelation(h.via)}: ${nodeLine(engine, h.node)}`);
+      if (library.length > limit) lines.push(`  +${library.length - limit} more (raise limit, or lower depth)`);
+      if (fold.count) lines.push(testFoldLine(fold, 'the structured affected list names them, test: true'));
       const caveat = hits.length ? undefined : engine.dynamicCaveat(v);
       if (!hits.length) lines.push(caveat ? `  (none; ${caveat})` : '  (no static dependents within that depth)');
       const structured: Record<string, unknown> = {
         seed,
         seed_qualified: engine.safeQualified(v),
         resolved: true,
-        affected: hits.slice(0, STRUCTURED_CAP).map((h) => ({
+        affected: [...library, ...tests].slice(0, STRUCTURED_CAP).map((h, i) => ({
           label: engine.safeLabel(h.node),
           qualified: engine.safeQualified(h.node),
           depth: h.depth,
           via_relation: sanitizeRelation(h.via),
+          ...(i >= library.length ? { test: true } : {}),
         })),
         total: hits.length,
         truncated: hits.length > STRUCTURED_CAP,
         by_depth: byDepth,
       };
+      if (fold.count) structured.test_files = fold.files;
       if (foldedMembers) structured.aggregated_over_members = foldedMembers;
       if (caveat) structured.dynamic_caveat = caveat;
       return toolResult(lines.join('\n'), structured);

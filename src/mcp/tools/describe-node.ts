@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sanitize } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
-import { sanitizedCandidates, unresolvedText } from './format.ts';
+import { sanitizedCandidates, similarNames, unresolvedText } from './format.ts';
 
 const input = z.object({ label: z.string().min(1).describe('The symbol or file.') });
 const output = z.looseObject({
@@ -35,7 +35,7 @@ export function createDescribeNodeTool(ctx: GraphToolContext): ToolDefinition<ty
     async handler({ label }) {
       const engine = await ctx.engine();
       const res = engine.resolve(label);
-      if (res.status === 'not_found') return toolResult(`No node matches '${sanitize(label)}'.`, { found: false });
+      if (res.status === 'not_found') return toolResult(`No node matches '${sanitize(label)}'.${similarNames(res)}`, { found: false });
       if (res.status === 'ambiguous') return toolResult(unresolvedText(res), { found: false, ambiguous: true, candidates: sanitizedCandidates(res.candidates) });
       const v = res.node;
       const node = engine.ix.node(v);

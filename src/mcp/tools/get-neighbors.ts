@@ -3,7 +3,7 @@ import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
 import { lineReader } from '../../query/source.node.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
-import { breakdown, edgeLines, siteLine, unresolvedText } from './format.ts';
+import { breakdown, edgeLines, siteLines, unresolvedText } from './format.ts';
 
 const input = z.object({
   label: z.string().min(1).describe('The symbol or file.'),
@@ -41,7 +41,7 @@ export function createGetNeighborsTool(ctx: GraphToolContext): ToolDefinition<ty
       const limit = args.verbose ? Infinity : (args.limit ?? ctx.defaults.listLimit);
       const seed = sanitize(engine.ix.label(v));
       const read = args.show_sites ? lineReader(ctx.sourceRoot) : undefined;
-      const sites = read ? (h: { edge: number }) => siteLine(engine, read, h.edge) : undefined;
+      const sites = read ? (h: { edge: number }) => siteLines(engine, read, h.edge) : undefined;
       const lines: string[] = [];
       if (!listing.hits.length) {
         const has = breakdown(listing.allByRelation);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sanitize } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
-import { sanitizedCandidates, unresolvedText } from './format.ts';
+import { sanitizedCandidates, similarNames, unresolvedText } from './format.ts';
 
 const input = z.object({ label: z.string().min(1).describe('The symbol or file.') });
 const output = z.looseObject({
@@ -24,7 +24,7 @@ const output = z.looseObject({
 /** Text and structured metadata of one node (shared with the synaptic://node/{label} template). */
 export function describeNodeMetadata(engine: import('../../query/engine.ts').QueryEngine, label: string): { text: string; structured: Record<string, unknown> } {
   const res = engine.resolve(label);
-  if (res.status === 'not_found') return { text: `No node matches '${sanitize(label)}'`, structured: { found: false } };
+  if (res.status === 'not_found') return { text: `No node matches '${sanitize(label)}'${res.similar?.length ? `.${similarNames(res)}` : ''}`, structured: { found: false } };
   if (res.status === 'ambiguous') return { text: unresolvedText(res), structured: { found: false, ambiguous: true, candidates: sanitizedCandidates(res.candidates) } };
   const v = res.node;
   const node = engine.ix.node(v);

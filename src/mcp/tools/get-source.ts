@@ -49,9 +49,21 @@ export function createGetSourceTool(ctx: GraphToolContext): ToolDefinition<typeo
       const end = node.span && node.kind !== 'file' ? Math.min(node.span.end_line, start + count - 1) : start + count - 1;
       const r = readLines(ctx.sourceRoot, node.source_file, start, end);
       const header = `${sanitize(engine.ix.label(res.node))} [${sanitize(node.kind ?? node.file_type, 30)}] ${engine.safeFile(res.node)}:L${r.from}-L${r.to}`;
-      return toolResult(`${header}\n${number(r.lines, r.from)}`);
+      const cut = node.span && node.kind !== 'file' && r.lines.length && node.span.end_line > r.to ? `\n${continuesLine(engine.safeFile(res.node), start, r.to, node.span.end_line)}` : '';
+      return toolResult(`${header}\n${number(r.lines, r.from)}${cut}`);
     },
   };
+}
+
+/**
+ * The line that says a symbol was cut at the window's end, and how to read the rest: a larger
+ * context_lines while the whole symbol fits the 400-line cap, else a file + lines range.
+ */
+function continuesLine(file: string, start: number, shownTo: number, end: number): string {
+  const whole = end - start + 1;
+  return whole <= 400
+    ? `… continues to L${end}; pass context_lines=${whole}`
+    : `… continues to L${end}; read the rest with file="${file}" lines="${shownTo + 1}-${Math.min(end, shownTo + 400)}"`;
 }
 
 function number(lines: string[], from: number): string {

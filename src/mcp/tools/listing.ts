@@ -4,7 +4,7 @@ import { sanitize } from '../../query/sanitize.ts';
 import { lineReader } from '../../query/source.node.ts';
 import { toolResult, type ToolResult } from '../tool.ts';
 import type { GraphToolContext } from './context.ts';
-import { breakdown, edgeLines, nodeLine, siteLine, unresolvedText } from './format.ts';
+import { breakdown, edgeLines, libraryFirst, nodeLine, siteLines, testFoldLine, unresolvedText } from './format.ts';
 
 /** Input shared by find_callers / find_callees / find_references. */
 export const listingInput = z.object({
@@ -29,7 +29,7 @@ export async function runListing(
   const listing: EdgeListing = kind === 'callers' ? engine.callers(v) : kind === 'callees' ? engine.callees(v) : engine.references(v);
   const limit = args.verbose ? Infinity : (args.limit ?? ctx.defaults.listLimit);
   const read = args.show_sites ? lineReader(ctx.sourceRoot) : undefined;
-  const sites = read ? (h: { edge: number }) => siteLine(engine, read, h.edge) : undefined;
+  const sites = read ? (h: { edge: number }) => siteLines(engine, read, h.edge) : undefined;
   const seed = sanitize(engine.ix.label(v));
   const noun = kind === 'callers' ? 'caller' : kind === 'callees' ? 'callee' : 'reference';
   const header = `${listing.hits.length} ${noun}(s) of ${seed}${listing.hits.length ? ` (${breakdown(listing.byRelation)})` : ''}:`;
@@ -43,7 +43,16 @@ export async function runListing(
   }
   lines.push(header);
   if (!listing.hits.length) lines.push(emptyReason(engine, v, kind));
-  else lines.push(...edgeLines(engine, listing.hits, limit, sites).lines);
+  else if (kind === 'callees') lines.push(...edgeLines(engine, listing.hits, limit, sites).lines);
+  else {
+    // Library callers first; test callers fold into a count per file unless verbose lists them all.
+    const { library, tests, fold } = libraryFirst(engine, listing.hits);
+    if (args.verbose) lines.push(...edgeLines(engine, [...library, ...tests], Infinity, sites).lines);
+    else {
+      if (library.length) lines.push(...edgeLines(engine, library, limit, sites).lines);
+      if (fold.count) lines.push(testFoldLine(fold, 'verbose=true lists them'));
+    }
+  }
   return toolResult(lines.join('\n'));
 }
 
