@@ -16,6 +16,7 @@ const ROUTES: Array<{ tools: string[]; text: string }> = [
   { tools: ['find_callees'], text: 'find_callees for "what does X call"' },
   { tools: ['find_references'], text: 'find_references for "where is type X used"' },
   { tools: ['affected'], text: 'affected for "what breaks if I change X"' },
+  { tools: ['working_changes_impact', 'predict_impact', 'affected_tests'], text: 'working_changes_impact, predict_impact and affected_tests for what a change (the git diff, or named files) touches, risks and which tests to run' },
   { tools: ['shortest_path'], text: 'shortest_path for "how are A and B connected"' },
   { tools: ['search_text'], text: 'search_text for string literals, config values, log messages and TODOs (the graph holds no text)' },
   { tools: ['graph_stats', 'god_nodes', 'get_community'], text: 'graph_stats, god_nodes, get_community and synaptic://questions to orient in an unfamiliar codebase' },

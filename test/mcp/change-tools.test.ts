@@ -62,6 +62,7 @@ test('tools/list: the three tools with the spec annotations (read-only, open wor
   assert.equal(tools.find((t) => t.name === 'working_changes_impact')!.outputSchema, undefined);
   assert.ok(tools.find((t) => t.name === 'predict_impact')!.outputSchema);
   assert.ok(tools.find((t) => t.name === 'affected_tests')!.outputSchema);
+  assert.match(sdk.client.getInstructions() ?? '', /working_changes_impact, predict_impact and affected_tests for what a change/);
 });
 
 test('a clean tree: "No changes vs main." from each tool', async () => {
