@@ -22,6 +22,11 @@ export type RankRequest =
    * Answer: number[].
    */
   | { kind: 'match'; terms: string[]; op: 'AND' | 'OR'; projectId: number | null | undefined; window: number }
+  /**
+   * Document-frequency sample of one term (any scope): how many of the newest DF_SAMPLE live matches
+   * there are, and the oldest id among them (null for none). Answer: { count, oldest }.
+   */
+  | { kind: 'df'; term: string }
   /** Creation time, state (0 live) and scope key (0 global) of each id. Answer: Map<number, RankMeta>. */
   | { kind: 'meta'; ids: number[] };
 
@@ -45,6 +50,17 @@ export class RankState {
     this.total.top = Math.max(this.total.top, newId);
   }
 
+  /** What a recall of `terms` will ask for beyond the caches (a networked store fetches it in one trip). */
+  misses(terms: string[]): { total: boolean; df: string[] } {
+    const total = !this.total || Date.now() - this.total.checked > 30_000;
+    const n = this.total?.n ?? 0;
+    const df = terms.filter((t) => {
+      const hit = this.dfCache.get(t);
+      return !hit || total || Math.abs(n - hit.at) > Math.max(50, hit.at * 0.1);
+    });
+    return { total, df };
+  }
+
   /** Live memory count and newest id, for IDF; re-counted at most every 30 s (a count is O(n)). */
   *liveTotal(): Plan<{ n: number; top: number }> {
     if (!this.total || Date.now() - this.total.checked > 30_000) {
@@ -63,10 +79,10 @@ export class RankState {
     const { n, top } = yield* this.liveTotal();
     const hit = this.dfCache.get(term);
     if (hit && Math.abs(n - hit.at) <= Math.max(50, hit.at * 0.1)) return hit.df;
-    const ids = (yield { kind: 'match', terms: [term], op: 'OR', projectId: undefined, window: DF_SAMPLE }) as number[];
-    let df = ids.length;
-    if (ids.length === DF_SAMPLE) {
-      const span = Math.max(1, top - ids[ids.length - 1]! + 1);
+    const sample = (yield { kind: 'df', term }) as { count: number; oldest: number | null };
+    let df = sample.count;
+    if (sample.count === DF_SAMPLE) {
+      const span = Math.max(1, top - sample.oldest! + 1);
       df = Math.min(n, Math.round((DF_SAMPLE * n) / Math.min(n, span)));
     }
     if (this.dfCache.size > 10_000) this.dfCache.clear();

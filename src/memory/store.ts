@@ -7,7 +7,7 @@ import { LifecycleLock } from './lock.ts';
 import { ensureDataDir, openDatabase } from './open.ts';
 import { dataDir, dbPath } from './paths.ts';
 import { indexedText, matchExpression, queryTerms } from './query.ts';
-import { RankState, rankPlan, runSync, type RankMeta, type RankRequest } from './rank.ts';
+import { DF_SAMPLE, RankState, rankPlan, runSync, type RankMeta, type RankRequest } from './rank.ts';
 import { withRetry } from './retry.ts';
 import { checkRemember, checkSupersedable, digestOf, historyOf, recallLimit, shapePage, shapeRecall, toRecord } from './shape.ts';
 import { STATES, type MemoryRecord, type ReadResult, type RecallResult, type RememberInput, type RememberResult, type Scope, type StoredRow } from './types.ts';
@@ -227,6 +227,10 @@ export class MemoryStore {
         if (m) metas.set(id, { created: m.created, state: m.state, scopeKey: m.scope_key });
       }
       return metas;
+    }
+    if (r.kind === 'df') {
+      const ids = this.matchIds(matchExpression([r.term], 'OR', undefined), DF_SAMPLE);
+      return { count: ids.length, oldest: ids.length > 0 ? ids[ids.length - 1]! : null };
     }
     return this.matchIds(matchExpression(r.terms, r.op, r.projectId), r.window);
   }

@@ -4,7 +4,7 @@ import { refuseCredentials } from '../credentials.ts';
 import { NotFoundError } from '../errors.ts';
 import { projectKey } from '../identity.ts';
 import { queryTerms } from '../query.ts';
-import { RankState, rankPlan, runAsync, type RankMeta, type RankRequest } from '../rank.ts';
+import { DF_SAMPLE, RankState, TERM_WINDOW, rankPlan, runAsync, type RankMeta, type RankRequest } from '../rank.ts';
 import { checkRemember, checkSupersedable, digestOf, historyOf, recallLimit, shapePage, shapeRecall, toRecord } from '../shape.ts';
 import { STATES, type MemoryRecord, type ReadInput, type RecallInput, type RememberInput, type RememberResult, type StoredRow } from '../types.ts';
 import { migratePg, poolConfig, redactUrl, unavailable } from './connect.ts';
@@ -32,6 +32,24 @@ function refuseNul(action: string, body: string, source: string): void {
   }
 }
 
+/** The key a prefetched answer is kept under (null: not prefetchable). */
+function requestKey(r: RankRequest): string | null {
+  if (r.kind === 'total') return 'total';
+  if (r.kind === 'df') return `df ${r.term}`;
+  if (r.kind === 'match') return `match ${r.op} ${String(r.projectId)} ${r.window} ${r.terms.join(' ')}`;
+  return null;
+}
+
+function emptyAnswer(r: RankRequest): unknown {
+  return r.kind === 'df' ? { count: 0, oldest: null } : r.kind === 'total' ? { n: 0, top: null } : [];
+}
+
+function answerOf(r: RankRequest, rows: Array<Record<string, unknown>>): unknown {
+  if (r.kind === 'total') return { n: Number(rows[0]!.n), top: rows[0]!.top === null ? null : Number(rows[0]!.top) };
+  if (r.kind === 'df') return { count: Number(rows[0]!.count), oldest: rows[0]!.oldest === null ? null : Number(rows[0]!.oldest) };
+  return rows.map((x) => Number(x.id));
+}
+
 export interface PgStoreOptions {
   url: string;
   /** Rows are scoped by team: one database can serve several (default SYNAPTIC_TEAM, else "default"). */
@@ -52,6 +70,7 @@ export class PgMemoryStore implements MemoryBackend {
   private readonly clock: () => number;
 
   private constructor(
+    private readonly pgModule: typeof pg,
     readonly pool: pg.Pool,
     options: PgStoreOptions,
   ) {
@@ -65,7 +84,7 @@ export class PgMemoryStore implements MemoryBackend {
     const { default: pgModule } = await import('pg');
     const pool = new pgModule.Pool(poolConfig(pgModule, options.url));
     pool.on('error', () => {}); // an idle connection dropped by the server: the next call reports it
-    const store = new PgMemoryStore(pool, options);
+    const store = new PgMemoryStore(pgModule, pool, options);
     try {
       await migratePg(pool, store.location);
     } catch (err) {
@@ -179,21 +198,85 @@ export class PgMemoryStore implements MemoryBackend {
     }
   }
 
+  /**
+   * Recall in two round trips whatever the query: every index read the ranking plan can ask for
+   * (document-frequency samples the cache lacks, the all-terms match, each term's window) goes to the
+   * server as one multi-statement query, then the shortlisted rows in one more. On a loopback
+   * connection the trips, not the queries (well under a millisecond each), are the cost.
+   */
   async recall(input: RecallInput) {
     const limit = recallLimit(input.limit);
     const terms = queryTerms(input.query ?? '');
     return this.run('recall', async () => {
       const projectId = await this.findProject(this.pool, input.project);
-      const ids =
-        terms.length === 0
-          ? await this.recentIds(projectId, limit)
-          : await runAsync(rankPlan(this.rank, terms, projectId, limit, this.clock()), (r) => this.answer(r));
-      const rows = await this.rows(this.pool, ids);
+      if (terms.length === 0) {
+        const { rows } = await this.pool.query<Row>({
+          name: 'recent-rows',
+          text: `${SELECT_ROW} WHERE m.team = $1 AND m.id IN ((SELECT id FROM memories WHERE team = $1 AND state = 0 AND scope_key = 0 ORDER BY id DESC LIMIT $3)
+                 UNION ALL (SELECT id FROM memories WHERE team = $1 AND state = 0 AND scope_key = $2 ORDER BY id DESC LIMIT $3)) ORDER BY m.id DESC LIMIT $3`,
+          values: [this.team, projectId ?? -1, limit],
+        });
+        return shapeRecall(rows, input.budget ?? 'lean');
+      }
+      const prefetched = await this.prefetch(terms, projectId, limit);
+      let rows = new Map<number, Row>();
+      const ids = await runAsync(rankPlan(this.rank, terms, projectId, limit, this.clock()), async (r) => {
+        const key = requestKey(r);
+        if (key !== null && prefetched.has(key)) return prefetched.get(key);
+        if (r.kind !== 'meta') return this.answer(r);
+        rows = await this.rows(this.pool, r.ids); // the shortlist's whole rows: recency needs three columns, the answer the rest
+        return new Map<number, RankMeta>([...rows.values()].map((m) => [m.id, { created: m.created, state: m.state, scopeKey: m.scope_key }]));
+      });
+      const missing = ids.filter((id) => !rows.has(id));
+      if (missing.length > 0) for (const [id, row] of await this.rows(this.pool, missing)) rows.set(id, row);
       return shapeRecall(
         ids.map((id) => rows.get(id)).filter((r) => r !== undefined),
         input.budget ?? 'lean',
       );
     });
+  }
+
+  /** The plan's likely index reads for `terms`, answered in one multi-statement trip, by requestKey. */
+  private async prefetch(terms: string[], projectId: number | null, limit: number): Promise<Map<string, unknown>> {
+    const misses = this.rank.misses(terms);
+    const wanted: RankRequest[] = [];
+    if (misses.total) wanted.push({ kind: 'total' });
+    for (const term of misses.df) wanted.push({ kind: 'df', term });
+    wanted.push({ kind: 'match', terms, op: 'AND', projectId, window: limit });
+    if (terms.length > 1) for (const t of terms) wanted.push({ kind: 'match', terms: [t], op: 'OR', projectId, window: Math.max(TERM_WINDOW, limit * 4) });
+    const out = new Map<string, unknown>();
+    const asked: RankRequest[] = [];
+    const sql: string[] = [];
+    for (const r of wanted) {
+      const text = this.requestSql(r);
+      if (text === null) out.set(requestKey(r)!, emptyAnswer(r));
+      else (asked.push(r), sql.push(text));
+    }
+    if (sql.length === 0) return out;
+    const results = await this.pool.query(sql.join(';\n'));
+    const list = (Array.isArray(results) ? results : [results]) as pg.QueryResult[];
+    asked.forEach((r, i) => out.set(requestKey(r)!, answerOf(r, list[i]!.rows)));
+    return out;
+  }
+
+  /** A total, df or match request as SQL with its values inlined (escaped), or null when it can match nothing. */
+  private requestSql(r: RankRequest): string | null {
+    const team = this.pgModule.escapeLiteral(this.team);
+    if (r.kind === 'total') return `SELECT count(*) AS n, max(id) AS top FROM memories WHERE team = ${team} AND state = 0`;
+    if (r.kind === 'meta') return null;
+    const terms = r.kind === 'df' ? [r.term] : r.terms;
+    const words = terms.map(searchWords).filter((w) => w !== '');
+    if (words.length === 0) return null;
+    const op = r.kind === 'df' ? 'OR' : r.op;
+    const query =
+      op === 'AND'
+        ? `plainto_tsquery('synaptic_memory', ${this.pgModule.escapeLiteral(words.join(' '))})`
+        : `to_tsquery('synaptic_memory', ${this.pgModule.escapeLiteral(words.map((w) => `'${w}'`).join(' | '))})`;
+    const projectId = r.kind === 'df' ? undefined : r.projectId;
+    const scope = projectId === undefined ? '' : projectId === null ? ' AND scope_key = 0' : ` AND scope_key IN (0, ${Number(projectId)})`;
+    const window = r.kind === 'df' ? DF_SAMPLE : Math.floor(r.window);
+    const match = `SELECT id FROM memories WHERE team = ${team} AND state = 0 AND search @@ ${query}${scope} ORDER BY id DESC LIMIT ${window}`;
+    return r.kind === 'df' ? `SELECT count(*) AS count, min(id) AS oldest FROM (${match}) s` : match;
   }
 
   private async recentIds(projectId: number | null, limit: number): Promise<number[]> {
@@ -209,32 +292,14 @@ export class PgMemoryStore implements MemoryBackend {
       .slice(0, limit);
   }
 
+  /** One index read the prefetch did not cover. */
   private async answer(r: RankRequest): Promise<unknown> {
-    if (r.kind === 'total') {
-      const { rows } = await this.pool.query({ name: 'total', text: 'SELECT count(*) AS n, max(id) AS top FROM memories WHERE team = $1 AND state = 0', values: [this.team] });
-      return rows[0];
-    }
     if (r.kind === 'meta') {
-      const { rows } = await this.pool.query<{ id: number; created: number; state: number; scope_key: number }>({
-        name: 'meta',
-        text: 'SELECT id, created, state, scope_key FROM memories WHERE id = ANY($1::bigint[]) AND team = $2',
-        values: [r.ids, this.team],
-      });
-      return new Map<number, RankMeta>(rows.map((m) => [m.id, { created: m.created, state: m.state, scopeKey: m.scope_key }]));
+      const rows = await this.rows(this.pool, r.ids);
+      return new Map<number, RankMeta>([...rows.values()].map((m) => [m.id, { created: m.created, state: m.state, scopeKey: m.scope_key }]));
     }
-    const words = r.terms.map(searchWords).filter((w) => w !== '');
-    if (words.length === 0) return [];
-    const query = r.op === 'AND' ? `plainto_tsquery('synaptic_memory', $2)` : `to_tsquery('synaptic_memory', $2)`;
-    const text = r.op === 'AND' ? words.join(' ') : words.map((w) => `'${w.replaceAll("'", "''")}'`).join(' | ');
-    const scope = r.projectId === undefined ? '' : r.projectId === null ? 'AND scope_key = 0' : 'AND scope_key IN (0, $4)';
-    const values: unknown[] = [this.team, text, r.window];
-    if (typeof r.projectId === 'number') values.push(r.projectId);
-    const { rows } = await this.pool.query<{ id: number }>({
-      name: `match-${r.op}-${r.projectId === undefined ? 'any' : r.projectId === null ? 'g' : 'p'}`,
-      text: `SELECT id FROM memories WHERE team = $1 AND state = 0 AND search @@ ${query} ${scope} ORDER BY id DESC LIMIT $3`,
-      values,
-    });
-    return rows.map((x) => x.id);
+    const text = this.requestSql(r);
+    return text === null ? emptyAnswer(r) : answerOf(r, (await this.pool.query(text)).rows);
   }
 
   async read(input: ReadInput) {
