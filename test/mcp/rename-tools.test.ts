@@ -153,6 +153,14 @@ test('plan_rename -> apply with a script -> refactor verify passes and grep -w f
     assert.match(plan.text, new RegExp(`^Rename ${old} -> ${to} \\[(high|medium|low)\\], \\d+ edit\\(s\\) across \\d+ file\\(s\\), \\d+ to review, \\d+ affected`));
     plans.set(old, plan.text);
   }
+  // The CLI form runs the same handler: the same text, and --out writes it as plan.md.
+  const cli = spawnSync(process.execPath, [...CLI_ARGS, 'refactor', 'plan', 'computeTotal', 'grandTotal', '--graph', join(repo, 'synaptic-out/graph.json'), '--out', join(dir, 'plan.md')], { encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.equal(cli.stdout, `${plans.get('computeTotal')}\n`);
+  assert.equal(readFileSync(join(dir, 'plan.md'), 'utf8'), `# Rename plan\n\n\`\`\`\n${plans.get('computeTotal')}\n\`\`\`\n`);
+  const cliBad = spawnSync(process.execPath, [...CLI_ARGS, 'refactor', 'plan', 'computeTotal', 'computeTotal', '--graph', join(repo, 'synaptic-out/graph.json')], { encoding: 'utf8' });
+  assert.equal(cliBad.status, 1);
+  assert.match(cliBad.stderr, /'to' is the current name/);
   const ts = plans.get('computeTotal')!;
   // The definition, an import, a re-export, a namespace call and both calls of one method, at exact columns.
   for (const site of ['ts/src/pricing.ts:8:17 computeTotal -> grandTotal (definition, 1.00)', 'ts/src/cart.ts:1:10 computeTotal -> grandTotal (import, 0.95)',
@@ -211,7 +219,7 @@ test('refactor verify refuses bad usage (exit 2) and, once the graph itself is u
   assert.equal(nowhere.status, 2);
   const sub = spawnSync(process.execPath, [...CLI_ARGS, 'refactor', 'apply'], { encoding: 'utf8' });
   assert.equal(sub.status, 2);
-  assert.match(sub.stderr, /unknown subcommand 'apply' \(the one there is: verify\)/);
+  assert.match(sub.stderr, /unknown subcommand 'apply' \(plan or verify\)/);
   // As a serving server keeps synaptic-out fresh: the graph now holds grandTotal and no computeTotal.
   execFileSync(process.execPath, [...CLI_ARGS, 'update', repo], { stdio: ['ignore', 'ignore', 'pipe'] });
   const late = verify(repo, 'computeTotal', 'grandTotal');

@@ -1,7 +1,10 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createPlanRenameTool } from '../../mcp/tools/plan-rename.ts';
 import type { Command } from '../command.ts';
+import { GRAPH_OPTIONS, GRAPH_USAGE, intOption, openCliGraph, printTool } from '../graph-tools.ts';
 import { UsageError } from '../command.ts';
 import { OUTPUT_DIR_NAME } from '../../extract/identity.node.ts';
 import { isIdentifier } from '../../query/edit-plan/occurrences.ts';
@@ -9,7 +12,15 @@ import { renamedId, renameTargets, verifyRename, verifyRenamed, type RenameVerif
 import type { QueryEngine } from '../../query/engine.ts';
 import { jailPath } from '../../query/source.node.ts';
 
-const USAGE = `Usage: synaptic refactor verify <old> <new> [path] [options]
+const USAGE = `Usage: synaptic refactor plan <old> <new> [--file <sub>] [--id <id>] [--out <plan.md>] [graph options]
+       synaptic refactor verify <old> <new> [path] [options]
+
+plan prints the rename plan the MCP tool plan_rename gives (the same handler): every edit site as
+file:line:col old -> new with its reason and confidence, then the sites to review; it never edits.
+--out also writes it to a markdown file (plan.md). Graph options:
+${GRAPH_USAGE}
+
+verify, after applying a rename:
 
 After applying a rename (plan_rename lists the edits), check the edited tree against the graph of the
 tree before the edit (<path>/synaptic-out/graph.json, which this command leaves as it is): the
@@ -46,11 +57,12 @@ interface VerifyArgs {
 /** `synaptic refactor verify`: check an applied rename against the pre-edit graph. */
 export const refactorCommand: Command = {
   name: 'refactor',
-  summary: 'refactor verify <old> <new>: check an applied rename (no dangling references, same edges)',
+  summary: 'refactor plan|verify <old> <new>: a rename plan (plan_rename), then check the applied rename',
   usage: USAGE,
   run: async (argv) => {
     const [sub, ...rest] = argv;
-    if (sub !== 'verify') throw new UsageError(sub ? `Cannot refactor: unknown subcommand '${sub}' (the one there is: verify)` : 'Cannot refactor: name a subcommand (synaptic refactor verify <old> <new> [path])');
+    if (sub === 'plan') return planCommand(rest);
+    if (sub !== 'verify') throw new UsageError(sub ? `Cannot refactor: unknown subcommand '${sub}' (plan or verify)` : 'Cannot refactor: name a subcommand (synaptic refactor plan|verify <old> <new>)');
     const args = parseVerifyArgs(rest);
     const result = await runVerify(args);
     if (args.json) process.stdout.write(JSON.stringify({ old: args.old, new: args.to, ...result }) + '\n');
@@ -58,6 +70,36 @@ export const refactorCommand: Command = {
     return result.ok ? 0 : 1;
   },
 };
+
+/** `refactor plan`: the plan_rename tool's handler over the graph serve would load (one implementation, two front ends). */
+async function planCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { ...GRAPH_OPTIONS, file: { type: 'string' }, id: { type: 'string' }, out: { type: 'string' }, limit: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 2) throw new UsageError('Cannot refactor plan: expected <old> <new>');
+  const limit = intOption('limit', values.limit);
+  const graph = await openCliGraph(values);
+  try {
+    const tool = createPlanRenameTool(graph.ctx);
+    const args = { name: positionals[0]!, to: positionals[1]!, file: values.file, id: values.id, limit, verbose: limit === undefined };
+    if (values.out === undefined) return await printTool(tool, args, values.json === true);
+    const result = await tool.handler(args);
+    const text = result.content.map((c) => c.text).join('\n');
+    if (result.isError) {
+      process.stderr.write(`${text}\n`);
+      return 1;
+    }
+    writeFileSync(values.out, `# Rename plan\n\n\`\`\`\n${text}\n\`\`\`\n`);
+    process.stdout.write(`${text}\n`);
+    process.stderr.write(`wrote ${values.out}\n`);
+    return 0;
+  } finally {
+    graph.close();
+  }
+}
 
 function parseVerifyArgs(argv: string[]): VerifyArgs {
   const positional: string[] = [];
