@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync, fstatSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Mesh } from './mesh.ts';
+import { processAlive, type Mesh } from './mesh.ts';
 import type { MeshStore, WorkerRecord, WorkerState } from './store.ts';
 
 /** A worker the owner configured (`synaptic settings worker NAME -- COMMAND...`). */
@@ -211,6 +211,27 @@ export class WorkerManager {
     this.kill(run, 'stopped');
     await run.done;
     return { ...run.record, state: 'stopped', ended: Date.now() };
+  }
+
+  /**
+   * Ends the workers of `project` on this machine whose starting session is gone without stopping
+   * them (its server was SIGKILLed: nothing ran to kill them): their process groups are killed and
+   * recorded stopped. Returns their ids.
+   */
+  async reap(project: string): Promise<number[]> {
+    const host = hostname();
+    const now = Date.now();
+    const agents = await this.store.agents(project, now);
+    const reaped: number[] = [];
+    for (const w of await this.store.workers(project, 200)) {
+      if (w.state !== 'running' || w.host !== host || this.running.has(w.id)) continue;
+      const owner = agents.find((a) => a.session === w.ownerSession);
+      if (owner && (owner.host !== host || processAlive(owner.pid))) continue;
+      killGroup(w.pid, 'SIGKILL');
+      await this.store.endWorker(project, w.id, 'stopped', null, now);
+      reaped.push(w.id);
+    }
+    return reaped;
   }
 
   /** Kills every running worker and waits for their ends to be recorded (session close). */

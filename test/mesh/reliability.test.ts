@@ -71,6 +71,7 @@ test(`${AGENTS} agents, ${MESSAGES} messages, random SIGKILLs: 0 answered sends 
   let wrongProject = 0;
   let backAfterAck = 0;
   let inboxFull = 0;
+  let peerAway = 0;
   const claims = new Map<number, Set<string>>();
   let seq = 0;
   let sent = 0;
@@ -101,6 +102,12 @@ test(`${AGENTS} agents, ${MESSAGES} messages, random SIGKILLs: 0 answered sends 
         sent++;
       } catch (err) {
         if (isGone(err)) return;
+        // A peer restarting after its lease lapsed (a slow restart on a loaded machine) is away, not lost.
+        if (/no agent of this project is registered/.test(String(err))) {
+          peerAway++;
+          await new Promise((r) => setTimeout(r, 100));
+          continue;
+        }
         if (/inbox is full/.test(String(err))) {
           inboxFull++;
           await new Promise((r) => setTimeout(r, 50));
@@ -190,7 +197,7 @@ test(`${AGENTS} agents, ${MESSAGES} messages, random SIGKILLs: 0 answered sends 
   const twice = [...claims.entries()].filter(([, who]) => who.size > 1);
   t.diagnostic(
     `${AGENTS} agents, ${sentOk.size} answered sends in ${secs.toFixed(1)} s, ${kills} SIGKILLs: lost ${lost.length}, wrong project ${wrongProject}, ` +
-      `misdelivered ${misdelivered}, back after ack ${backAfterAck}, redelivered (at-least-once) ${duplicates}, inbox-full retries ${inboxFull}; ` +
+      `misdelivered ${misdelivered}, back after ack ${backAfterAck}, redelivered (at-least-once) ${duplicates}, inbox-full retries ${inboxFull}, peer-away retries ${peerAway}; ` +
       `work items ${claims.size}/${WORK_ITEMS} claimed, claimed twice ${twice.length}`,
   );
   assert.ok(kills >= 1, 'at least one server was killed mid-stream');

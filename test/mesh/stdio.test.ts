@@ -12,6 +12,7 @@ import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/c
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { INBOX_CAP, MAX_MESSAGE_BYTES } from '../../src/mesh/limits.ts';
 import { MESH_TOOLS } from '../../src/mcp/tools/mesh/guidance.ts';
+import { setSwitch, setWorkerCommand } from '../../src/skills/settings.ts';
 import { cli, MeshChild, meshServeArgs, percentile, sandbox, until, type Sandbox } from './helpers.ts';
 
 let sb: Sandbox;
@@ -51,9 +52,9 @@ test('settings mesh on|off adds and withdraws the mesh tools and their guidance 
     assert.equal(MESH_TOOLS.length, 16);
     await until(async () => (await modern.toolNames()).includes('mesh_wait'), 10_000, 'modern tools/list with the mesh');
     // Tools and guidance agree on every look while the switch flips.
-    for (const flip of ['off', 'on']) {
-      settings('mesh', flip);
-      for (let i = 0; i < 20; i++) {
+    for (const flip of [false, true]) {
+      setSwitch('mesh', flip, sb.env); // what `settings mesh off|on` calls (the CLI ran above)
+      for (let i = 0; i < 8; i++) {
         const [tools, guide] = await Promise.all([modern.toolNames(), modern.instructions()]);
         const guideNow = await modern.instructions();
         // A look at tools between two looks at the guidance agrees with one of them.
@@ -75,7 +76,7 @@ test('settings mesh on|off adds and withdraws the mesh tools and their guidance 
 });
 
 test('two server processes on one project exchange messages, channels, state and work; bad input gets clear errors', async () => {
-  settings('mesh', 'on');
+  setSwitch('mesh', true, sb.env); // already on after the first test; this one may run alone
   const a = spawnChild();
   const b = spawnChild();
   await a.tool('mesh_register', { name: 'alice', role: 'planner' });
@@ -131,6 +132,7 @@ test('two server processes on one project exchange messages, channels, state and
 });
 
 test('another project\'s agents see none of this project\'s peers, messages or work', async () => {
+  setSwitch('mesh', true, sb.env);
   const other = join(sb.base, 'other');
   mkdirSync(join(other, '.git'), { recursive: true });
   const o = spawnChild(other);
@@ -143,6 +145,7 @@ test('another project\'s agents see none of this project\'s peers, messages or w
 });
 
 test('mesh_wait is cancelled by the protocol\'s cancellation (SDK AbortSignal): it takes no message, and the server keeps serving', async () => {
+  setSwitch('mesh', true, sb.env);
   const transport = new StdioClientTransport({ command: process.execPath, args: meshServeArgs(sb.project), env: sb.env, cwd: sb.project, stderr: 'pipe' });
   const client = new Client({ name: 'mesh-cancel', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(transport);
@@ -167,6 +170,7 @@ test('mesh_wait is cancelled by the protocol\'s cancellation (SDK AbortSignal): 
 });
 
 test('a name is released when its session ends or its server is SIGKILLed; unacknowledged messages come back to the next holder', async () => {
+  setSwitch('mesh', true, sb.env);
   const a = spawnChild();
   const e1 = spawnChild();
   await a.tool('mesh_register', { name: 'sender' });
@@ -183,15 +187,17 @@ test('a name is released when its session ends or its server is SIGKILLed; unack
 });
 
 test('workers: off until allowed; a missing command and a hang are reported; output is captured; stop and server exit kill them', async () => {
+  setSwitch('mesh', true, sb.env);
   const a = spawnChild();
   await a.tool('mesh_register', { name: 'boss' });
   const node = process.execPath;
   settings('worker', 'echo', '--', node, '-e', 'console.log("worker says " + process.argv[1])', '{prompt}');
-  settings('worker', 'hang', '--limit', '1', '--', node, '-e', 'setInterval(() => {}, 1000)');
-  settings('worker', 'sleeper', '--', node, '-e', 'setInterval(() => {}, 1000)');
-  settings('worker', 'missing', '--', join(sb.base, 'no-such-command'));
+  // The CLI form is covered above; the rest are written directly (each CLI run costs a second here).
+  setWorkerCommand('hang', { command: [node, '-e', 'setInterval(() => {}, 1000)'], limitSeconds: 1 }, sb.env);
+  setWorkerCommand('sleeper', { command: [node, '-e', 'setInterval(() => {}, 1000)'], limitSeconds: 600 }, sb.env);
+  setWorkerCommand('missing', { command: [join(sb.base, 'no-such-command')], limitSeconds: 600 }, sb.env);
   await assert.rejects(a.tool('mesh_worker_start', { worker: 'echo', prompt: 'hi' }), /starting workers is off \(the owner enables it with `synaptic settings workers on`\)/);
-  settings('workers', 'on');
+  setSwitch('workers', true, sb.env); // what `settings workers on` calls
   await assert.rejects(a.tool('mesh_worker_start', { worker: 'missing' }), /Cannot start worker "missing": its command ".*no-such-command" was not found/);
   await assert.rejects(a.tool('mesh_worker_start', { worker: 'nope' }), /no worker of that name is configured \(configured: echo, hang, sleeper, missing\)/);
 
@@ -221,6 +227,17 @@ test('workers: off until allowed; a missing command and a hang are reported; out
   assert.equal(alive(s2pid), true);
   await a.close();
   await until(() => !alive(s2pid), 5000, 'the worker to end with its server');
+  // A SIGKILLed server cannot stop its worker: the next registration on the machine does.
+  const k = spawnChild();
+  await k.tool('mesh_register', { name: 'doomed' });
+  await k.tool('mesh_worker_start', { worker: 'sleeper' });
+  const orphan = readPid(undefined, sb);
+  await k.kill();
+  assert.equal(alive(orphan), true, 'the worker outlived its SIGKILLed server');
+  const n = spawnChild();
+  await n.tool('mesh_register', { name: 'next' });
+  await until(() => !alive(orphan), 5000, 'the orphaned worker to be reaped');
+  assert.ok(((await n.tool('mesh_peers')).workers as Array<{ state: string }>).every((w) => w.state !== 'running'));
   assert.equal(existsSync(join(sb.data, 'mesh.db')), true);
 });
 

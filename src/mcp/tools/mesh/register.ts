@@ -24,6 +24,8 @@ export function meshRegisterTool(ctx: MeshToolContext): ToolDefinition<typeof in
       const mesh = await ctx.mesh();
       const path = ctx.project(project);
       await mesh.register(path, name, role ?? '');
+      // Workers left running by a session whose server was killed end here, on the next registration.
+      await (await ctx.workers()).reap(path);
       const [{ agents }, { pending }] = await Promise.all([mesh.peers(), mesh.inbox(0)]);
       // The guidance rides along: a legacy client keeps the instructions it got at initialize.
       return meshResult({ name, project: path, peers: agents.map((a) => a.name).filter((n) => n !== name), pending }, MESH_GUIDANCE);
