@@ -25,6 +25,9 @@ const EXPECTED: Record<string, [min: number | undefined, max: number | undefined
   'find_references.limit': [1, undefined],
   'search_text.max_results': [1, 1000],
   'dynamic_hazards.max_results': [1, 1000],
+  'predict_edit.depth': [1, 16],
+  'predict_edit.limit': [1, undefined],
+  'plan_rename.limit': [1, undefined],
   'recall.limit': [1, MAX_RECALL_LIMIT],
   'readmemory.id': [undefined, undefined],
   'readmemory.offset': [0, undefined],
@@ -44,6 +47,8 @@ const BASE: Record<string, Record<string, unknown>> = {
   find_callees: { label: 'AuthService.login' },
   find_references: { label: 'verifyToken' },
   search_text: { pattern: 'line' },
+  predict_edit: { symbol: 'verifyToken', kind: 'delete' },
+  plan_rename: { name: 'verifyToken', to: 'checkToken' },
   readmemory: { id: 1 },
   igraph_explore: { query: 'login' },
 };
@@ -110,5 +115,5 @@ test('past an advertised bound a tool refuses the argument or answers as at the 
       if (!UNOBSERVABLE.has(key)) assert.notEqual((await answer(tool, { [name]: bound - step })).text, at.text, `${key}=${bound - step} differs from ${bound}`);
     }
   }
-  assert.equal(clamps, 5, 'get_source context_lines (both ends), affected depth (both ends) and god_nodes top_n clamp; the rest refuse');
+  assert.equal(clamps, 7, 'get_source context_lines (both ends), affected and predict_edit depth (both ends) and god_nodes top_n clamp; the rest refuse');
 });
