@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { coreTraversal } from '../query/core-traversal.ts';
 import { realRoot } from '../query/source.node.ts';
 import { LiveGraph } from '../mcp/live-graph.ts';
-import type { ToolDefinition } from '../mcp/tool.ts';
+import type { ToolDefinition, ToolResult } from '../mcp/tool.ts';
 import { NORMAL_DEFAULTS, type GraphToolContext } from '../mcp/tools/context.ts';
 import { UsageError } from './command.ts';
 import { defaultSourceRoot, findServeRoot } from './commands/serve.ts';
@@ -44,18 +44,31 @@ export async function openCliGraph(values: { graph?: string; 'source-root'?: str
   return { ctx, close: () => live.close() };
 }
 
-/** Run one tool handler and print its answer; exit code 1 when the tool reports an error. */
-export async function printTool<T extends ToolDefinition>(tool: T, args: Record<string, unknown>, json: boolean): Promise<number> {
+/** Run one tool handler on arguments checked against its input schema (a bad one is a usage error). */
+export async function runTool<T extends ToolDefinition>(tool: T, args: Record<string, unknown>): Promise<ToolResult> {
   const parsed = tool.inputSchema.safeParse(args);
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.') || 'argument'}: ${i.message}`).join('; '));
-  const result = await tool.handler(parsed.data as never);
-  const text = result.content.map((c) => c.text).join('\n');
+  return tool.handler(parsed.data as never);
+}
+
+export function resultText(result: ToolResult): string {
+  return result.content.map((c) => c.text).join('\n');
+}
+
+/** Print a tool's answer (text, or its structuredContent with --json); exit code 1 when it reports an error. */
+export function printResult(result: ToolResult, json: boolean): number {
+  const text = resultText(result);
   if (result.isError) {
     process.stderr.write(`${text}\n`);
     return 1;
   }
   process.stdout.write(json ? `${JSON.stringify(result.structuredContent ?? { text }, null, 2)}\n` : `${text}\n`);
   return 0;
+}
+
+/** Run one tool handler and print its answer; exit code 1 when the tool reports an error. */
+export async function printTool<T extends ToolDefinition>(tool: T, args: Record<string, unknown>, json: boolean): Promise<number> {
+  return printResult(await runTool(tool, args), json);
 }
 
 /** A positive integer option, or a usage error naming it. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -65,6 +65,26 @@ test('synaptic affected --tests and synaptic predict, as text and --json', () =>
   assert.equal(json.code, 0, json.stderr);
   const f = JSON.parse(json.stdout) as { changed_files: Array<{ file: string }>; risk: { level: string } };
   assert.deepEqual(f.changed_files.map((c) => c.file), ['src/app.ts']);
+});
+
+test('synaptic predict --worktrees compares the graph of the merge base (built in a worktree) with the working tree', () => {
+  const strings = join(fx.repo, 'src/util/strings.ts');
+  const before = readFileSync(strings, 'utf8');
+  // Remove joinPath (the barrel re-exports it): a removed API the graph diff must name.
+  const without = before.replace(/^export const joinPath = .*\n/m, '');
+  assert.notEqual(without, before);
+  writeFileSync(strings, without);
+  try {
+    const r = cli(fx.repo, 'predict', '--worktrees');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Forecast vs main: 2 changed files/);
+    assert.match(r.stdout, /\n\nAgainst the merge base, graph to graph:\n[0-9a-f]{12} \([0-9a-f]{12}\) -> the working tree: /);
+    assert.match(r.stdout, /^Removed APIs \([1-9]\d*\):\n(?: {2}.*\n)*? {2}joinPath\b/m);
+    assert.match(r.stdout, /^New cycles \(\d+\):$/m);
+    assert.equal(cli(fx.repo, 'predict', 'src/app.ts', '--worktrees').code, 2);
+  } finally {
+    writeFileSync(strings, before);
+  }
 });
 
 test('synaptic hazards lists the dynamic-dispatch sites with the tool\'s filters', () => {

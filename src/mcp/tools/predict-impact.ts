@@ -44,7 +44,8 @@ export function createPredictImpactTool(ctx: GraphToolContext): ToolDefinition<t
       const impact = changeImpact(engine, set.files, args.depth);
       const forecast = forecastOf(engine, impact);
       const base = baseName(set);
-      if (!set.files.length) return toolResult(`No changes vs ${base}.`, { ...forecast, base });
+      const where = set.git ? { base, merge_base: set.git.mergeBase } : {};
+      if (!set.files.length) return toolResult(`No changes vs ${base}.`, { ...forecast, ...where });
       const limit = ctx.defaults.listLimit;
       const lines = [`Forecast${set.git ? ` vs ${base}` : ''}: ${forecast.summary}`];
       if (set.git) lines.push(gitContext(set.git));
@@ -75,7 +76,7 @@ export function createPredictImpactTool(ctx: GraphToolContext): ToolDefinition<t
 
       lines.push('Verify:');
       for (const item of forecast.verify_checklist) lines.push(`  - ${item}`);
-      return toolResult(lines.join('\n'), { ...forecast, ...(set.git ? { base } : {}) });
+      return toolResult(lines.join('\n'), { ...forecast, ...where });
     },
   };
 }
