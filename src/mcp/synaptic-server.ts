@@ -19,6 +19,7 @@ import type { ToolProvider } from './tool.ts';
 import { CONCISE_DEFAULTS, NORMAL_DEFAULTS, type GraphToolContext } from './tools/context.ts';
 import { createIgraphTools } from './tools/igraph/index.ts';
 import { createGraphTools } from './tools/index.ts';
+import { createExecTools } from './tools/speculate.ts';
 
 export interface SynapticServerOptions {
   /** Path of graph.json. */
@@ -30,6 +31,8 @@ export interface SynapticServerOptions {
   profile?: ServeProfile;
   /** The WASM core for traversals (default: load it; a core that cannot load stops the start with its reason). */
   core?: Core;
+  /** `serve --allow-exec`: also serve the command-running speculate tool (the server is then not read-only). */
+  allowExec?: boolean;
   /** More tool providers (memory, vault), listed after the graph tools. */
   providers?: ToolProvider[];
   /** JSONL file for query_graph records (SYNAPTIC_QUERY_LOG). */
@@ -145,6 +148,7 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
       : undefined,
   };
   const all: ToolProvider[] = [createGraphTools(ctx)];
+  if (options.allowExec) all.push(createExecTools(ctx));
   if (options.profile === 'igraph') all.push(createIgraphTools(ctx));
   all.push(...(options.providers ?? []));
   const { providers, hidden } = options.profile === 'lean' ? leanProviders(all) : { providers: all, hidden: [] };

@@ -50,7 +50,10 @@ Options:
   --max-line-bytes <n>  on stdio: the largest message (one input line) accepted, in bytes, or with a K, M or G
                         suffix (KiB, MiB, GiB); a longer line is answered with a JSON-RPC error (-32600) and
                         skipped (default 64M, from 1024 to ${MAX_LINE_BYTES_CEILING})
-  --allow-exec          reserved for the command-running tool; nothing that runs commands exists yet
+  --allow-exec          also serve speculate, which runs the project's test/build command (detected, or given) in a
+                        throwaway git worktree with the working changes applied: the server is then no longer
+                        read-only, so use it only with trusted clients (without it the tool is neither listed
+                        nor runnable)
   --no-freshen          serve the graph as is (by default a background walk finds edited source files,
                         re-extracts them and calls wait for that update)
 
@@ -298,6 +301,7 @@ export const serveCommand: Command = {
       sourceRoot,
       concise,
       profile: args.profile,
+      allowExec: args.allowExec,
       core: await corePromise,
       providers,
       queryLog,
