@@ -85,10 +85,10 @@ function badRefShape(base: string): string | undefined {
  * The working changes of `root` against `base` (default: the detected default branch). `root` may be
  * a folder inside a repository: paths are then relative to it and changes outside it are left out.
  * `untracked: false` leaves untracked files out (what `git diff <base>` covers) and skips the scan
- * of every folder for them, the larger part of a status on a big tree. Four git runs besides the
- * helper's config read: rev-parse (work tree, shallow, prefix, the base's name), status (HEAD,
- * branch, uncommitted and untracked files in one worktree scan), merge-base, and a tree-to-tree diff
- * for what the branch committed (skipped when it committed nothing).
+ * of every folder for them, the larger part of a status on a big tree. Three git runs besides the
+ * helper's config read: rev-parse (work tree, shallow, prefix, the base's name, the merge base),
+ * status (HEAD, branch, uncommitted and untracked files in one worktree scan), and a tree-to-tree
+ * diff for what the branch committed (skipped when it committed nothing).
  */
 export function workingChanges(root: string, base?: string, options: { untracked?: boolean } = {}): WorkingChanges | GitProblem {
   const withUntracked = options.untracked !== false;
@@ -97,49 +97,44 @@ export function workingChanges(root: string, base?: string, options: { untracked
     if (shape) return { ok: false, reason: 'bad-ref', message: shape };
   }
   const run = gitOutcomesIn(root);
-  // One rev-parse: is this a work tree, is it shallow, root's place in it, and the base's name
-  // (origin/HEAD -> origin/main when no base is given). A base that does not resolve fails it
-  // after the first three lines are printed.
-  const where = run(['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-prefix', '--abbrev-ref', base ?? 'origin/HEAD']);
-  if (where.missing) return unavailable(root, 'git is not installed (or not on PATH)');
-  if (where.timedOut) return unavailable(root, 'git timed out');
-  const [inside, shallowFlag, prefix = '', named] = where.stdout.split('\n');
-  if (inside !== 'true') {
-    return unavailable(root, /not a git repository/i.test(where.stderr) || !where.stderr ? 'not inside a git work tree' : where.stderr.split('\n')[0]!);
+  let where = locate(run, base ?? 'origin/HEAD');
+  if (where.outcome.missing) return unavailable(root, 'git is not installed (or not on PATH)');
+  if (where.outcome.timedOut) return unavailable(root, 'git timed out');
+  if (!where.inside) {
+    const why = where.outcome.stderr;
+    return unavailable(root, /not a git repository/i.test(why) || !why ? 'not inside a git work tree' : why.split('\n')[0]!);
   }
-  const shallow = shallowFlag === 'true';
+  const shallow = where.shallow;
   const status = run(['status', '--porcelain=v2', '--branch', '-z', '--no-renames', `--untracked-files=${withUntracked ? 'normal' : 'no'}`, '--ignore-submodules=all', '--', '.'], { timeoutMs: DIFF_TIMEOUT_MS });
   if (!status.ok) return failed('status', status);
-  const local = parseStatus(status.stdout, prefix);
+  const local = parseStatus(status.stdout, where.prefix);
   if (!local.oid) {
     return { ok: false, reason: 'no-commits', message: `${root} is a git repository with no commits yet, so there is no base to diff against: commit once, then ask again` };
   }
   const shallowHint = shallow ? '; this is a shallow clone, so older commits and other branches may be missing (git fetch --unshallow, or git fetch origin BRANCH)' : '';
-  const badRef = (ref: string): GitProblem => ({
-    ok: false,
-    reason: 'bad-ref',
-    message: `base '${ref}' does not name a commit in ${root}: no branch, tag or commit of that name (git branch -a lists the branches)${shallowHint}`,
-  });
   let ref = base;
   if (ref === undefined) {
-    ref = where.ok && named ? named : defaultBranch(run);
-    if (!ref) {
-      return { ok: false, reason: 'no-default-branch', message: `no base given and no default branch found (no origin/HEAD, main, master or trunk): pass base (a branch, tag or commit)${shallowHint}` };
+    if (where.outcome.ok) ref = where.name;
+    else {
+      // No origin/HEAD: a local main, master or trunk, or origin/main, origin/master.
+      ref = defaultBranch(run);
+      if (!ref) {
+        return { ok: false, reason: 'no-default-branch', message: `no base given and no default branch found (no origin/HEAD, main, master or trunk): pass base (a branch, tag or commit)${shallowHint}` };
+      }
+      where = locate(run, ref);
     }
-  } else if (!where.ok) return badRef(ref);
-  // merge-base exits 1 for unrelated histories and 128 for a name that is no commit (a tree, a blob).
-  const mb = run(['merge-base', ref, 'HEAD']);
-  if (!mb.ok) {
-    if (mb.status === 1) {
-      const message = shallow
-        ? `'${ref}' and HEAD have no common ancestor in this shallow clone (its history is cut off): git fetch --unshallow (or --deepen=N), or pass a base inside the fetched history`
-        : `'${ref}' and HEAD share no history (unrelated histories): pass a base this branch grew from`;
-      return { ok: false, reason: 'no-common-ancestor', message };
-    }
-    if (mb.timedOut || mb.missing) return failed(`merge-base ${ref} HEAD`, mb);
-    return badRef(ref);
   }
-  const mergeBase = mb.stdout.trim();
+  if (!where.outcome.ok || !ref) {
+    if (where.outcome.timedOut) return failed(`rev-parse ${ref}`, where.outcome);
+    return { ok: false, reason: 'bad-ref', message: `base '${ref}' does not name a commit in ${root}: no branch, tag or commit of that name (git branch -a lists the branches)${shallowHint}` };
+  }
+  if (!where.mergeBase) {
+    const message = shallow
+      ? `'${ref}' and HEAD have no common ancestor in this shallow clone (its history is cut off): git fetch --unshallow (or --deepen=N), or pass a base inside the fetched history`
+      : `'${ref}' and HEAD share no history (unrelated histories): pass a base this branch grew from`;
+    return { ok: false, reason: 'no-common-ancestor', message };
+  }
+  const mergeBase = where.mergeBase;
   const files = new Map<string, ChangeStatus>();
   if (mergeBase !== local.oid) {
     // What the branch committed: two trees, no worktree scan. --relative: paths relative to root.
@@ -169,6 +164,30 @@ export function workingChanges(root: string, base?: string, options: { untracked
   const head = detached ? `HEAD (detached at ${local.oid.slice(0, 12)})` : local.branch!;
   const sorted = [...files].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([path, status]) => ({ path, status }));
   return { ok: true, root, base: ref, mergeBase: mergeBase.slice(0, 12), head, detached, shallow, files: sorted, uncommitted };
+}
+
+interface Located {
+  outcome: GitOutcome;
+  inside: boolean;
+  shallow: boolean;
+  /** root's place in the repository (`src/`), '' at the top. */
+  prefix: string;
+  /** The base's short name (origin/HEAD -> origin/main). */
+  name: string | undefined;
+  /** merge-base(base, HEAD); undefined when they share no history (or the base did not resolve). */
+  mergeBase: string | undefined;
+}
+
+/**
+ * One rev-parse for where we are and what the base is: work tree?, shallow?, root's prefix, HEAD,
+ * the base's name, and `base...HEAD`, whose `^<sha>` line is the merge base (none for unrelated
+ * histories). A base that does not resolve (or is no commit) fails it after the first lines.
+ */
+function locate(run: GitOutcomeRunner, ref: string): Located {
+  const outcome = run(['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-prefix', 'HEAD', '--abbrev-ref', ref, `${ref}...HEAD`]);
+  const lines = outcome.stdout.split('\n');
+  const mergeBase = lines.find((l) => /^\^[0-9a-f]{40,64}$/.test(l))?.slice(1);
+  return { outcome, inside: lines[0] === 'true', shallow: lines[1] === 'true', prefix: lines[2] ?? '', name: outcome.ok ? lines[4] : undefined, mergeBase };
 }
 
 interface LocalStatus {
