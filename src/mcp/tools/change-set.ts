@@ -34,7 +34,7 @@ export function repoPath(root: string, typed: string): { path: string } | { erro
   let rel: string;
   if (isAbsolute(raw)) {
     rel = relative(root, resolve(raw)).split(sep).join('/');
-    if (rel === '' || rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return { error: `path outside the repository root ${sanitize(root, 400)}: ${sanitize(raw, 400)}` };
+    if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) return { error: `path outside the repository root ${sanitize(root, 400)}: ${sanitize(raw, 400)}` };
   } else {
     rel = posix.normalize(raw.replace(/\\/g, '/'));
   }
