@@ -147,6 +147,14 @@ function calledDecl(checker: ts.TypeChecker, node: ts.CallExpression | ts.NewExp
     const t = targetDecl(withBody ?? decls[0]);
     if (t) return t;
   }
+  if (ts.isNewExpression(node)) {
+    // `new C()` of a class without a constructor: the signature has no declaration; the class is the callee.
+    let sym = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression);
+    if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
+    const cls = sym?.declarations?.find((d) => ts.isClassLike(d));
+    const ctor = cls && ts.isClassLike(cls) ? cls.members.find((m) => ts.isConstructorDeclaration(m) && m.body) : undefined;
+    if (cls && !ctor) return targetDecl(cls);
+  }
   const sig = checker.getResolvedSignature(node);
   const decl = sig?.declaration;
   return decl && !ts.isJSDocSignature(decl) ? targetDecl(decl) : undefined;

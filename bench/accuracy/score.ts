@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const sure = new Set<string>();
   const all = new Set<string>();
   for (const l of ex.result.links) {
-    if (l.relation !== 'calls') continue;
+    if (l.relation !== 'calls' && l.relation !== 'instantiates') continue; // (the issue scores calls + instantiates)
     const pair = `${strip(l.source)}\t${strip(l.target)}`;
     all.add(pair);
     if (l.confidence !== 'AMBIGUOUS') sure.add(pair);

@@ -8,7 +8,7 @@ import type { NodeKey, NodeKind, Signature, Span, Visibility } from '../graph/mo
 import type { LanguageId } from './languages.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 8;
+export const FACTS_VERSION = 9;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the
@@ -100,8 +100,11 @@ export interface CallFact {
   scope: number;
   line: number;
   callee: Expr;
-  /** `new X()` / constructor call, `super(...)` call, or an ordinary call. */
-  form: 'call' | 'new' | 'super';
+  /**
+   * `new X()` / constructor call, `super(...)` call, an ordinary call, or `ref`: a value use of
+   * the named function or class (passed as an argument, assigned, returned, listed), not a call.
+   */
+  form: 'call' | 'new' | 'super' | 'ref';
 }
 
 /** A local variable / parameter / field binding with what is known of its type. */

@@ -253,6 +253,9 @@ function collect(
         scope, line: it.node.startPosition.row + 1, callee: e,
         form: cap === 'reference.new' ? 'new' : e.k === 'super' ? 'super' : 'call',
       });
+    } else if (cap === 'reference.value') {
+      const e = spec.expr(it.node, 0);
+      if (e.k === 'id' || e.k === 'mem') calls.push({ scope: enclosing(it.node, false), line: it.node.startPosition.row + 1, callee: e, form: 'ref' });
     } else if (cap === 'reference.type') {
       if (defNameIds.has(it.node.id)) continue;
       const inner = typeRefInner.get(it.node.id) === it.node.type || inTypeRef.has(it.node.id);

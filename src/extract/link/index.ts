@@ -219,6 +219,12 @@ export class Linker {
     let unresolved = 0;
     for (const c of f.calls) {
       const caller = c.scope >= 0 ? syms[c.scope]!.id : f.fileId;
+      if (c.form === 'ref') {
+        // A function or class used as a value: a dependent of it, never a guess by name.
+        const v = R.referenced(fi, c.scope, c.callee);
+        if (v && v.v.t === 'sym' && (R.isCallable(v.v.f, v.v.i) || R.isTypeLike(v.v.f, v.v.i))) add(caller, idOf(v.v.f, v.v.i), 'references', v.inf ? 'INFERRED' : 'EXTRACTED', path, c.line);
+        continue;
+      }
       const targets = resolveCall(R, fi, c);
       if (!targets) { unresolved++; continue; }
       for (const t of targets.ids) {

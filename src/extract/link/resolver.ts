@@ -787,12 +787,27 @@ export class Resolver {
    */
   private jsOwnerValue(f: number, scope: number): Resolved | null {
     if (scope < 0 || !JS_FAMILY.has(this.file(f).language)) return null;
-    const owner = this.sym(f, scope).owner;
-    if (!owner) return null;
+    const s = this.sym(f, scope);
+    const owner = s.owner;
+    // `function View() { this.lookup() }` with `View.prototype.lookup = ...`: a constructor function.
+    if (!owner) return s.kind === 'function' && this.ix(f).owners.has(s.name) ? { v: { t: 'inst', f, i: scope }, inf: true } : null;
     const r = this.resolveName(f, -1, owner);
     if (r && r.v.t === 'sym' && this.isCallable(r.v.f, r.v.i)) return { v: { t: 'inst', f: r.v.f, i: r.v.i }, inf: true };
     if (r && (r.v.t === 'sym' || r.v.t === 'inst' || r.v.t === 'obj')) return { v: r.v, inf: true };
     return { v: { t: 'obj', f, n: owner }, inf: true };
+  }
+
+  /**
+   * The definition an expression used as a value names: like {@link typeOf}, except that a getter
+   * read (`obj.size`) is the getter itself, not what it returns.
+   */
+  referenced(f: number, scope: number, e: Expr): Resolved | null {
+    if (e.k !== 'mem') return this.typeOf(f, scope, e);
+    const o = this.typeOf(f, scope, e.o);
+    if (!o || o.v.t !== 'inst') return this.typeOf(f, scope, e);
+    const target = this.aliasTarget(o.v.f, o.v.i);
+    const r = target ? this.member(target[0], target[1], e.n, true, new Set()) : null;
+    return r ? { v: r.v, inf: true } : null;
   }
 
   /** What calling callable (f, i) returns: its annotated return type, else its return expression. */

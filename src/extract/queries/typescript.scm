@@ -58,6 +58,17 @@
 (extends_type_clause type: (_) @reference.extends)
 (type_alias_declaration value: [(type_identifier) (generic_type) (nested_type_identifier)] @reference.extends)
 
+; Value uses of a function or class (passed, assigned, returned, listed; a getter read there):
+; `references` edges when the name resolves to one (link/index.ts)
+(arguments [(identifier) (member_expression)] @reference.value)
+(return_statement [(identifier) (member_expression)] @reference.value)
+(arrow_function body: [(identifier) (member_expression)] @reference.value)
+(variable_declarator value: [(identifier) (member_expression)] @reference.value)
+(assignment_expression right: [(identifier) (member_expression)] @reference.value)
+(pair value: [(identifier) (member_expression)] @reference.value)
+(array [(identifier) (member_expression)] @reference.value)
+(shorthand_property_identifier) @reference.value
+
 ; ---- statements read by the language hooks
 (return_statement (_) @return)
 (arrow_function body: (_) @return)
