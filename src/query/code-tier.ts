@@ -1,5 +1,5 @@
 import { isTestFile } from '../graph/test-paths.ts';
-import type { NodeId } from '../graph/model.ts';
+import type { GraphNode, NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
 
 /**
@@ -15,7 +15,7 @@ const SECONDARY_DIRS = new Set([
 ]);
 
 /** The tier of a repo-relative file path (tests by the shared predicate, isTestFile). */
-function fileTier(ix: GraphIndex, file: string): CodeTier {
+export function fileTier(ix: GraphIndex, file: string): CodeTier {
   if (isTestFile(ix.g, file)) return CODE_TIER.test;
   const parts = file.split('/');
   for (let i = 0; i < parts.length - 1; i++) if (SECONDARY_DIRS.has(parts[i]!)) return CODE_TIER.secondary;
@@ -41,57 +41,37 @@ export function codeTiers(ix: GraphIndex): Uint8Array {
   return tiers;
 }
 
-export function codeTier(ix: GraphIndex, v: NodeId): CodeTier {
-  return codeTiers(ix)[v] as CodeTier;
+/** Record tiers computed elsewhere (the ranking scratch builds them a slice at a time). */
+export function rememberCodeTiers(ix: GraphIndex, tiers: Uint8Array): void {
+  if (!tiersByIndex.has(ix)) tiersByIndex.set(ix, tiers);
 }
 
 const DECLARATION_KINDS = new Set(['interface', 'type_alias']);
-const declarationsByIndex = new WeakMap<GraphIndex, Uint8Array>();
 
 /**
- * 1 for a node that declares a shape without implementing it: an interface, a type alias, or a
+ * True for a node that declares a shape without implementing it: an interface, a type alias, or a
  * member of one (`Client.request` in `interface Client`). A question about how something works is
  * answered by the implementation first.
  */
-export function declarationOnly(ix: GraphIndex): Uint8Array {
-  let flags = declarationsByIndex.get(ix);
-  if (flags) return flags;
-  flags = new Uint8Array(ix.n);
-  for (let v = 0; v < ix.n; v++) {
-    const node = ix.node(v);
-    if (DECLARATION_KINDS.has(String(node.kind))) {
-      flags[v] = 1;
-      continue;
-    }
-    const id = node.id;
-    const hash = id.indexOf('#');
-    const dot = id.lastIndexOf('.');
-    if (hash < 0 || dot <= hash) continue;
-    const parent = ix.g.idOf.get(id.slice(0, dot));
-    if (parent !== undefined && DECLARATION_KINDS.has(String(ix.node(parent).kind))) flags[v] = 1;
-  }
-  declarationsByIndex.set(ix, flags);
-  return flags;
+export function isDeclarationOnly(ix: GraphIndex, v: NodeId): boolean {
+  const node = ix.node(v);
+  if (DECLARATION_KINDS.has(String(node.kind))) return true;
+  const id = node.id;
+  const hash = id.indexOf('#');
+  const dot = id.lastIndexOf('.');
+  if (hash < 0 || dot <= hash) return false;
+  const parent = ix.g.idOf.get(id.slice(0, dot));
+  return parent !== undefined && DECLARATION_KINDS.has(String(ix.node(parent).kind));
 }
-
-const bodyByIndex = new WeakMap<GraphIndex, Float32Array>();
 
 /**
- * Per node, a factor in 0.75..1 that grows with the lines its span covers (1 from 63 lines): between
- * two names that match a question alike, the one with a body that does the work (`verify`, 90
- * lines) answers it before a five-line error class (`JwtTokenInvalid`). 1 for a node without a span.
+ * A factor in 0.75..1 that grows with the lines a node's span covers (1 from 63 lines): between two
+ * names that match a question alike, the one with a body that does the work (`verify`, 90 lines)
+ * answers it before a five-line error class (`JwtTokenInvalid`). 1 for a node without a span.
  */
-export function bodyFactors(ix: GraphIndex): Float32Array {
-  let factors = bodyByIndex.get(ix);
-  if (factors) return factors;
-  factors = new Float32Array(ix.n).fill(1);
-  for (let v = 0; v < ix.n; v++) {
-    const span = ix.node(v).span;
-    if (!span || typeof span.start_line !== 'number' || typeof span.end_line !== 'number') continue;
-    const lines = Math.max(1, span.end_line - span.start_line + 1);
-    factors[v] = 0.75 + 0.25 * Math.min(1, Math.log2(1 + lines) / 6);
-  }
-  bodyByIndex.set(ix, factors);
-  return factors;
+export function bodyFactor(node: GraphNode): number {
+  const span = node.span;
+  if (!span || typeof span.start_line !== 'number' || typeof span.end_line !== 'number') return 1;
+  const lines = Math.max(1, span.end_line - span.start_line + 1);
+  return 0.75 + 0.25 * Math.min(1, Math.log2(1 + lines) / 6);
 }
-

@@ -5,7 +5,7 @@ import { bareName, splitWords, stem, STOPWORDS } from './tokens.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 
-type Postings = { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; doc: Map<string, NodeId[]>; words: Uint8Array };
+type Postings = { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; doc: Map<string, NodeId[]>; owner: Map<string, NodeId[]>; words: Uint8Array };
 
 /**
  * Everything the query engine needs, built once per graph load: out/in CSR over edge ids, degrees,
@@ -237,6 +237,11 @@ export class GraphIndex {
     return this.postingsIndex.get().path;
   }
 
+  /** Owner stem token -> node ids: the words of the names a member sits in (`PreparedRequest` of `PreparedRequest.prepare_body`). */
+  get ownerPostings(): Map<string, NodeId[]> {
+    return this.postingsIndex.get().owner;
+  }
+
   /** Doc-comment stem token -> node ids (the words a symbol's comment explains it with). */
   get docPostings(): Map<string, NodeId[]> {
     return this.postingsIndex.get().doc;
@@ -270,6 +275,8 @@ export class GraphIndex {
     const label = new Map<string, NodeId[]>();
     const path = new Map<string, NodeId[]>();
     const doc = new Map<string, NodeId[]>();
+    const owner = new Map<string, NodeId[]>();
+    const ownerWords = new Map<string, string[]>();
     const fileTokens = new Map<string, string[]>();
     const stems = new Map<string, string>();
     const stemOf = (w: string) => {
@@ -299,6 +306,15 @@ export class GraphIndex {
       }
       const full = bare.toLowerCase();
       if (full && !seen.has(full)) push(label, full, v);
+      const whole = this.label(v);
+      const cut = whole.lastIndexOf(bare);
+      if (cut > 0) {
+        // Members of one type share its words: split and stem each owner prefix once.
+        const prefix = whole.slice(0, cut);
+        let words = ownerWords.get(prefix);
+        if (!words) ownerWords.set(prefix, (words = [...new Set(splitWords(prefix).map(stemOf))]));
+        for (const s of words) if (!seen.has(s)) push(owner, s, v);
+      }
       const file = node.source_file;
       if (file) {
         let toks = fileTokens.get(file);
@@ -308,10 +324,10 @@ export class GraphIndex {
         }
         for (const t of toks) push(path, t, v);
       }
-      // The comment's first 400 characters: its summary, not a long tutorial's every word.
+      // The comment's first 240 characters: its summary, not a long tutorial's every word.
       if (typeof node.doc === 'string' && node.doc) {
         const docSeen = new Set<string>();
-        for (const w of splitWords(node.doc.slice(0, 400))) {
+        for (const w of splitWords(node.doc.slice(0, 240))) {
           if (w.length < 3 || STOPWORDS.has(w)) continue;
           const s = stemOf(w);
           if (seen.has(s) || docSeen.has(s)) continue;
@@ -320,7 +336,7 @@ export class GraphIndex {
         }
       }
     }
-    return { label, path, doc, words };
+    return { label, path, doc, owner, words };
   }
 
   node(v: NodeId): GraphNode {

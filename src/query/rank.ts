@@ -1,7 +1,7 @@
 import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { bareName, namePieces, questionTokens, spelledAcronyms, stem, tokenVariants } from './tokens.ts';
-import { bodyFactors, CODE_TIER, codeTiers, declarationOnly } from './code-tier.ts';
+import { bodyFactor, CODE_TIER, fileTier, isDeclarationOnly, rememberCodeTiers, type CodeTier } from './code-tier.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 import { FrontierHeap, topMatches } from './rank-heaps.ts';
 
@@ -154,10 +154,11 @@ function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
     inW: new Float64Array(ix.inEdges.length),
     heap: new FrontierHeap(),
     labelHits: new Uint8Array(n),
-    tiers: codeTiers(ix),
-    declarations: declarationOnly(ix),
-    bodies: bodyFactors(ix),
+    tiers: new Uint8Array(n),
+    declarations: new Uint8Array(n),
+    bodies: new Float32Array(n),
   };
+  const tierOfFile = new Map<string, CodeTier>();
   const rec = s.rec;
   const labelWords = ix.labelWords;
   for (let v = 0; v < n; v++) {
@@ -168,7 +169,15 @@ function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
     rec[o + R_MATCH_HUB] = 1 + 0.05 * lg;
     rec[o + R_EXPAND_HUB] = 1 + 0.35 * lg;
     rec[o + R_LABEL_WORDS] = labelWords[v]!;
+    const node = ix.node(v);
+    const file = String(node.source_file ?? '');
+    let tier = tierOfFile.get(file);
+    if (tier === undefined) tierOfFile.set(file, (tier = file ? fileTier(ix, file) : CODE_TIER.library));
+    s.tiers[v] = tier;
+    s.declarations[v] = isDeclarationOnly(ix, v) ? 1 : 0;
+    s.bodies[v] = bodyFactor(node);
   }
+  rememberCodeTiers(ix, s.tiers);
   for (let i = 0; i < ix.outEdges.length; i++) {
     if (i % SLICE_ITEMS === SLICE_ITEMS - 1) yield;
     const e = ix.outEdges[i]!;
@@ -272,6 +281,18 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
       if (term.bits !== 0 && (rec[o + R_CONCEPTS]! & term.bits) === term.bits) continue; // the name already says it
       rec[o + R_PATH] += idf;
       rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | term.bits;
+    }
+  }
+  // A word of the type a member sits in (`request` of `PreparedRequest.prepare_body`) counts as a
+  // concept the member covers, without weight of its own: only for members that already match (every
+  // method of a class would else come in), and a class's words would else outweigh the member's name.
+  const ownerPostings = ix.ownerPostings;
+  for (const term of terms) {
+    const op = ownerPostings.get(term.token);
+    if (!op) continue;
+    for (let k = 0; k < op.length; k++) {
+      const o = op[k]! << R_SHIFT;
+      if (rec[o + R_MATCH_GEN] === gen) rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | term.bits;
     }
   }
   // Path tokens only strengthen nodes that already match by label (or file nodes), so a directory
@@ -465,16 +486,23 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
  * the same thing to a reader, and each took a slot of the answer.
  */
 function dropOverloadRepeats(ix: GraphIndex, selected: RankedNode[]): void {
-  const seen = new Set<string>();
+  const kept = new Map<string, RankedNode>();
   let w = 0;
   for (const r of selected) {
     const key = `${String(ix.node(r.node).source_file ?? '')}\0${ix.label(r.node)}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const first = kept.get(key);
+    if (first) {
+      // The slot keeps the best score and names the first declaration (`parseBody`, not `parseBody~3`).
+      if (OVERLOAD_SUFFIX.test(ix.node(first.node).id) && !OVERLOAD_SUFFIX.test(ix.node(r.node).id)) first.node = r.node;
+      continue;
+    }
+    kept.set(key, r);
     selected[w++] = r;
   }
   selected.length = w;
 }
+
+const OVERLOAD_SUFFIX = /~\d+$/;
 
 interface Term {
   token: string;
