@@ -53,11 +53,12 @@ test('implementation before the tests that exercise it, unless the question asks
 
 test('overloads of one name in one file take one slot of the answer', () => {
   const e = graph([
-    ['src/request.ts#parseBody', 'method', 30], ['src/request.ts#parseBody~2', 'method', 30], ['src/request.ts#parseBody~3', 'method', 30],
+    ['src/request.ts#parseBody', 'method', 10], ['src/request.ts#parseBody~2', 'method', 30], ['src/request.ts#parseBody~3', 'method', 60],
     ['src/utils/body.ts#parseBody', 'function', 40],
   ]);
   const ids = top(e, 'how is the body parsed');
-  assert.deepEqual(ids.filter((id) => id.startsWith('src/request.ts#parseBody')).length, 1, ids.join(', '));
+  // One slot, named by the first declaration.
+  assert.deepEqual(ids.filter((id) => id.startsWith('src/request.ts#parseBody')), ['src/request.ts#parseBody'], ids.join(', '));
   assert.ok(ids.includes('src/utils/body.ts#parseBody'));
 });
 
@@ -87,4 +88,11 @@ test('a name the question covers word for word before one that holds other words
     ['src/utils/jwt/jwt.ts#verify', 'function', 90],
   ]);
   assert.equal(top(e, 'how is a jwt verified')[0], 'src/utils/jwt/jwt.ts#verify');
+});
+
+test('a member whose type names a question word covers that concept', () => {
+  const e = graph([
+    ['src/a.py#Response.prepare_body', 'method', 40], ['src/models.py#PreparedRequest.prepare_body', 'method', 40],
+  ]);
+  assert.equal(top(e, 'how is the request body prepared')[0], 'src/models.py#PreparedRequest.prepare_body');
 });
