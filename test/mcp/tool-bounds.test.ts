@@ -28,6 +28,9 @@ const EXPECTED: Record<string, [min: number | undefined, max: number | undefined
   'predict_edit.depth': [1, 16],
   'predict_edit.limit': [1, undefined],
   'plan_rename.limit': [1, undefined],
+  'working_changes_impact.limit': [1, undefined],
+  'predict_impact.depth': [1, 16],
+  'affected_tests.depth': [1, 16],
   'recall.limit': [1, MAX_RECALL_LIMIT],
   'readmemory.id': [undefined, undefined],
   'readmemory.offset': [0, undefined],
@@ -49,6 +52,8 @@ const BASE: Record<string, Record<string, unknown>> = {
   search_text: { pattern: 'line' },
   predict_edit: { symbol: 'verifyToken', kind: 'delete' },
   plan_rename: { name: 'verifyToken', to: 'checkToken' },
+  predict_impact: { files: ['src/auth/service.ts'] },
+  affected_tests: { files: ['src/auth/service.ts'] },
   readmemory: { id: 1 },
   igraph_explore: { query: 'login' },
 };
@@ -115,5 +120,5 @@ test('past an advertised bound a tool refuses the argument or answers as at the 
       if (!UNOBSERVABLE.has(key)) assert.notEqual((await answer(tool, { [name]: bound - step })).text, at.text, `${key}=${bound - step} differs from ${bound}`);
     }
   }
-  assert.equal(clamps, 7, 'get_source context_lines (both ends), affected and predict_edit depth (both ends) and god_nodes top_n clamp; the rest refuse');
+  assert.equal(clamps, 11, 'get_source context_lines (both ends), affected, predict_edit, predict_impact and affected_tests depth (both ends) and god_nodes top_n clamp; the rest refuse');
 });
