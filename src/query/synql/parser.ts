@@ -61,6 +61,14 @@ class Parser {
     return this.tokens[this.i++]!;
   }
 
+  /** A kind, relation type, property or column name: keywords allowed (the relation `contains`). */
+  private name(expected: string): Token {
+    const t = this.tok;
+    if (t.type !== 'ident' && t.type !== 'keyword') this.fail(expected);
+    this.i++;
+    return t.type === 'keyword' ? { ...t, value: this.source.slice(t.offset, t.offset + t.length) } : t;
+  }
+
   query(): Query {
     this.kw('MATCH', 'MATCH at the start of the query');
     const patterns = [this.path()];
@@ -140,7 +148,7 @@ class Parser {
       this.i++;
       do {
         if (kinds.length) this.i++;
-        const k = this.ident('a kind after \':\', e.g. class or function');
+        const k = this.name('a kind after \':\', e.g. class or function');
         kinds.push(k.value);
         kindPos.push(k.offset);
       } while (this.isP('|'));
@@ -150,7 +158,7 @@ class Parser {
       this.i++;
       do {
         if (props.length) this.i++;
-        const p = this.ident("a property name inside '{...}'");
+        const p = this.name("a property name inside '{...}'");
         this.punct(':', "':' after the property name");
         props.push({ prop: p.value, value: this.literal(), pos: p.offset });
       } while (this.isP(','));
@@ -181,7 +189,7 @@ class Parser {
         this.i++;
         do {
           if (types.length) this.i++;
-          const t = this.ident("a relation type after ':', e.g. calls");
+          const t = this.name("a relation type after ':', e.g. calls");
           types.push(t.value);
           typePos.push(t.offset);
         } while (this.isP('|'));
@@ -221,7 +229,7 @@ class Parser {
     let name = this.source.slice(start, end.offset + end.length).replace(/\s+/g, ' ');
     if (this.isKw('AS')) {
       this.i++;
-      name = this.ident('a column name after AS').value;
+      name = this.name('a column name after AS').value;
     }
     return { expr, name };
   }
@@ -339,7 +347,7 @@ class Parser {
       this.i++;
       if (this.isP('.')) {
         this.i++;
-        const p = this.ident(`a property name after '${t.value}.'`);
+        const p = this.name(`a property name after '${t.value}.'`);
         return { t: 'prop', v: t.value, prop: p.value, pos: p.offset };
       }
       return { t: 'var', v: t.value, pos: t.offset };
