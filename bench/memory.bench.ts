@@ -5,7 +5,9 @@
 // process's CPU time: on a shared machine the CPU columns show the code's cost, the wall ones the queueing.
 // Memories are Zipf-distributed words over 20 projects (10% global); queries are 1-4 words from the same
 // distribution, so they include very common terms.
-// Run: `node --import tsx bench/memory.bench.ts` (BENCH_QUICK=1 for a 5k smoke run).
+// The same corpus and queries also run against PostgreSQL (team mode) on a throwaway cluster: runPgMemoryBench.
+// Run: `node --import tsx bench/memory.bench.ts` (BENCH_QUICK=1 for a 5k smoke run; BENCH_BACKEND=sqlite
+// or postgres for one backend).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -212,4 +214,121 @@ export function runMemoryBench(opts: MemoryBenchOptions = {}): MemoryBenchResult
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) runMemoryBench();
+export interface PgMemoryBenchResult {
+  n: number;
+  recall: Latency;
+  recallEmpty: Latency;
+  remember: Latency;
+  readmemory: Latency;
+  populateSeconds: number;
+}
+
+async function timeAsync(fn: () => Promise<unknown>): Promise<Sample> {
+  const c = process.cpuUsage();
+  const t = process.hrtime.bigint();
+  await fn();
+  const wall = Number(process.hrtime.bigint() - t) / 1e6;
+  const used = process.cpuUsage(c);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+}
+
+/**
+ * The same corpus and queries against PostgreSQL (team mode): a throwaway cluster (test/helpers/pg-cluster.ts),
+ * `n` memories bulk-loaded with the rows remember writes (same tsvector input), ANALYZE, then the
+ * backend's remember/recall/readmemory over loopback TCP, warm. Null when PostgreSQL is not installed.
+ * CPU columns are this process's (the client); the server's work shows in wall time only.
+ */
+export async function runPgMemoryBench(opts: MemoryBenchOptions = {}): Promise<PgMemoryBenchResult | null> {
+  const { pgUnavailable, startPgCluster } = await import('../test/helpers/pg-cluster.ts');
+  const why = pgUnavailable();
+  if (why) {
+    console.log(`memory bench (postgres): skipped: ${why}`);
+    return null;
+  }
+  const { PgMemoryStore, searchWords } = await import('../src/memory/pg/store.ts');
+  const { digestOf } = await import('../src/memory/shape.ts');
+  const quick = opts.quick ?? process.env.BENCH_QUICK === '1';
+  const n = opts.n ?? (quick ? 5000 : 100_000);
+  const iterations = opts.iterations ?? (quick ? 300 : 2000);
+  const rng = new Rng(opts.seed ?? 42);
+  const vocab = new Vocabulary(rng, 20_000);
+  const projects = Array.from({ length: 20 }, (_, i) => `/bench/project-${i}`);
+  const cluster = await startPgCluster();
+  const start = Date.now() / 1000;
+  let tick = 0;
+  const clock = () => Math.floor(start - 200 * 86400 + (tick * 200 * 86400) / n);
+  try {
+    const url = cluster.createDatabase('bench');
+    const store = await PgMemoryStore.open({ url, clock });
+    try {
+      const t0 = Date.now();
+      await store.pool.query("INSERT INTO projects (team, key) SELECT 'default', unnest($1::text[])", [projects]);
+      const ids = new Map((await store.pool.query<{ id: number; key: string }>('SELECT id, key FROM projects')).rows.map((r) => [r.key, r.id]));
+      for (let done = 0; done < n; done += 5000) {
+        const cols: [string[], number[], boolean[], number[], number[], string[]] = [[], [], [], [], [], []];
+        for (let i = 0; i < Math.min(5000, n - done); i++) {
+          const content = memoryText(rng, vocab);
+          const global = rng.below(10) === 0;
+          cols[0].push(content);
+          cols[1].push(ids.get(projects[rng.below(projects.length)]!)!);
+          cols[2].push(global);
+          cols[3].push(clock());
+          cols[4].push(digestOf(content));
+          cols[5].push(searchWords(`${content}\nbench`));
+          tick++;
+        }
+        await store.pool.query(
+          `INSERT INTO memories (team, body, source, project_id, scope_key, created, changed, digest, state, search)
+           SELECT 'default', b, 'bench', p, CASE WHEN g THEN 0 ELSE p END, c, c, d, 0, to_tsvector('synaptic_memory', w)
+           FROM unnest($1::text[], $2::bigint[], $3::bool[], $4::bigint[], $5::bigint[], $6::text[]) AS t(b, p, g, c, d, w)`,
+          cols,
+        );
+      }
+      await store.pool.query('VACUUM ANALYZE memories');
+      const populateSeconds = (Date.now() - t0) / 1000;
+      const remember: Sample[] = [];
+      for (let i = 0; i < iterations; i++) {
+        const content = memoryText(rng, vocab);
+        const project = projects[rng.below(projects.length)]!;
+        remember.push(await timeAsync(() => store.remember({ content, source: 'bench', scope: 'project', project })));
+        tick++;
+      }
+      const recall: Sample[] = [];
+      const empty: Sample[] = [];
+      for (let i = 0; i < iterations; i++) {
+        const words = 1 + rng.below(4);
+        const query = Array.from({ length: words }, () => vocab.pick(rng)).join(' ');
+        const project = projects[rng.below(projects.length)]!;
+        recall.push(await timeAsync(() => store.recall({ query, project, limit: 8, budget: 'lean' })));
+        if (i % 4 === 0) empty.push(await timeAsync(() => store.recall({ query: '', project, limit: 8 })));
+      }
+      const read: Sample[] = [];
+      for (let i = 0; i < iterations; i++) {
+        const id = 1 + rng.below(n + iterations);
+        const project = projects[rng.below(projects.length)]!;
+        read.push(await timeAsync(() => store.read({ id, project, offset: 0, budget: 'lean' })));
+      }
+      const result: PgMemoryBenchResult = { n, recall: latency(recall), recallEmpty: latency(empty), remember: latency(remember), readmemory: latency(read), populateSeconds };
+      if (opts.print ?? true) {
+        const row = (name: string, l: Latency, target: string) => ({ operation: name, 'p50 ms': +l.p50.toFixed(3), 'p99 ms': +l.p99.toFixed(3), 'mean ms': +l.mean.toFixed(3), 'client cpu p50 ms': +l.cpuP50.toFixed(3), target });
+        console.log(`memory bench (postgres ${url.replace(/\/bench$/, '')}): ${n} memories (bulk-loaded in ${populateSeconds.toFixed(1)} s), ${iterations} calls per operation`);
+        console.table([
+          row('remember', result.remember, '-'),
+          row('recall (query)', result.recall, 'p50 <= 5'),
+          row('recall (empty)', result.recallEmpty, '-'),
+          row('readmemory', result.readmemory, '-'),
+        ]);
+      }
+      return result;
+    } finally {
+      await store.close();
+    }
+  } finally {
+    cluster.destroy();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (process.env.BENCH_BACKEND !== 'postgres') runMemoryBench();
+  if (process.env.BENCH_BACKEND !== 'sqlite') await runPgMemoryBench();
+}

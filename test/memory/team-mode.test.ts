@@ -96,6 +96,9 @@ test('data migrate --to postgres copies SQLite memory with its supersedes chain;
       await store.close();
     }
 
+    const backup = await runCli(['data', 'backup', join(s.dir, 'b.db')], team, s.repoA);
+    assert.equal(backup.code, 2);
+    assert.match(backup.stderr, /memory is in the team database postgres:.* \(team mode\): use synaptic data export FILE, or pg_dump/);
     const fresh = { ...team, SYNAPTIC_DATA_DIR: join(s.dir, 'data2') };
     const back = await runCli(['data', 'migrate', '--to', 'sqlite'], fresh, s.repoA);
     assert.equal(back.code, 0, back.stderr);

@@ -36,6 +36,13 @@ export const dataCommand: Command = {
     if (sub !== 'backup' && sub !== 'restore') throw new UsageError('needs backup, restore, export, import or migrate');
     if (!file) throw new UsageError(`${sub} needs a file`);
     const dir = dataDir();
+    const team = databaseUrl();
+    if (team !== null) {
+      throw new UsageError(
+        `${sub} works on the local SQLite file, but memory is in the team database ${redactUrl(team)} (team mode): ` +
+          (sub === 'backup' ? 'use synaptic data export FILE, or pg_dump' : 'use synaptic data import FILE, or restore the database with pg_restore'),
+      );
+    }
     if (sub === 'backup') {
       const r = await backupDatabase(dir, file);
       process.stdout.write(`Backed up ${r.memories} memories to ${r.file}\n`);
