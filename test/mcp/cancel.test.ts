@@ -43,7 +43,7 @@ test('instructions given as a function are built when asked (initialize and serv
   let on = false;
   const provider: ToolProvider = { tools: () => [] };
   const core = new McpCore({ name: 't', version: '1', instructions: () => (on ? 'with the mesh' : 'without'), providers: [provider] });
-  const init = async () => ((await core.handle({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } })) as { result: { instructions: string } }).result.instructions;
+  const init = async () => ((await core.handle({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } })) as unknown as { result: { instructions: string } }).result.instructions;
   assert.equal(await init(), 'without');
   on = true;
   assert.equal(await init(), 'with the mesh');
