@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gitOutcomesIn } from './git.node.ts';
-import { RepoError, withWorktree, type Repo } from './worktree.node.ts';
+import { RepoError, trackGroup, withWorktree, type Repo } from './worktree.node.ts';
 
 /**
  * speculate's engine: run the project's test or build command in a throwaway worktree of HEAD with
@@ -82,6 +82,7 @@ export function runCapped(argv: string[], cwd: string, timeoutMs: number, cap: {
   return new Promise((resolvePromise) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' } });
     let timedOut = false;
+    const untrack = child.pid ? trackGroup(child.pid) : () => false;
     const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -97,11 +98,13 @@ export function runCapped(argv: string[], cwd: string, timeoutMs: number, cap: {
     child.stderr.setEncoding('utf8').on('data', (d: string) => out.push(d));
     child.on('error', (err) => {
       clearTimeout(timer);
+      untrack();
       resolvePromise({ exitCode: null, signal: null, timedOut: false, ms: performance.now() - started, output: `cannot start ${argv[0]}: ${err.message}`, truncated: false });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       killGroup(); // children the command left running
+      untrack();
       resolvePromise({ exitCode: code, signal, timedOut, ms: performance.now() - started, output: out.text(), truncated: out.dropped > 0 });
     });
   });

@@ -56,7 +56,41 @@ const PREFIX = 'synaptic-wt-';
 
 /** Worktrees this process has open, removed by the exit hook if a finally block never runs. */
 const open = new Map<string, Repo>();
+/** Process groups of commands running in those worktrees (speculate), killed by the same hooks. */
+const groups = new Set<number>();
 let exitHooked = false;
+
+/** Registers a command's process group so an exit or a signal kills it with the worktrees. */
+export function trackGroup(pid: number): () => void {
+  groups.add(pid);
+  return () => groups.delete(pid);
+}
+
+function cleanUpAll(): void {
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  groups.clear();
+  for (const [dir, r] of [...open]) removeWorktree(r, dir);
+}
+
+/** While worktrees are open, SIGINT/SIGTERM/SIGHUP clean up first and then end the process as the signal would. */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+function onSignal(signal: NodeJS.Signals): void {
+  cleanUpAll();
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  process.kill(process.pid, signal);
+}
+function guardSignals(on: boolean): void {
+  for (const s of SIGNALS) {
+    process.removeListener(s, onSignal);
+    if (on) process.on(s, onSignal);
+  }
+}
 
 function removeWorktree(repo: Repo, dir: string): void {
   repo.git(['worktree', 'remove', '--force', '--force', dir], { timeoutMs: 60_000 });
@@ -111,17 +145,17 @@ export async function withWorktree<T>(repo: Repo, sha: string, fn: (dir: string)
   sweepWorktrees(repo);
   if (!exitHooked) {
     exitHooked = true;
-    process.on('exit', () => {
-      for (const [dir, r] of [...open]) removeWorktree(r, dir);
-    });
+    process.on('exit', cleanUpAll);
   }
   const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   open.set(dir, repo);
+  if (open.size === 1) guardSignals(true);
   try {
     const added = repo.git(['worktree', 'add', '--detach', '--force', dir, sha], { timeoutMs: 300_000 });
     if (!added.ok) throw new RepoError(`cannot check out ${sha.slice(0, 12)} into a worktree: ${added.timedOut ? 'timed out' : added.stderr.split('\n').pop() || `git exited ${added.status}`}`);
     return await fn(dir);
   } finally {
     removeWorktree(repo, dir);
+    if (!open.size) guardSignals(false);
   }
 }

@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CLI_ARGS, ROOT, text } from './helpers.ts';
+import { CLI_ARGS, RawServer, ROOT, serveArgs, text } from './helpers.ts';
 import { connectSdk } from './sdk-stdio.ts';
 
 // speculate end to end: only with serve --allow-exec; an SDK client over a real stdio child runs the
@@ -121,4 +121,20 @@ test('bad input: no command to detect, no commits', { skip }, async () => {
   } finally {
     await s.close();
   }
+});
+
+test('SIGTERM to the server mid-run: the command\'s process group is killed and the worktree removed', { skip }, async () => {
+  const raw = new RawServer(serveArgs(graph, '--allow-exec', '--no-freshen'), env);
+  await raw.ready(30_000);
+  const marker = join(dir, 'survived-sigterm');
+  void raw.call(1, 'speculate', { command: `sleep 4; touch ${marker}`, timeout_s: 60 }).catch(() => undefined);
+  const deadline = Date.now() + 20_000;
+  while (git(repo, 'worktree', 'list').trim().split('\n').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 2, 'the run started');
+  await new Promise((r) => setTimeout(r, 300));
+  raw.child.kill('SIGTERM');
+  await new Promise((r) => raw.child.once('exit', r));
+  assert.equal(git(repo, 'worktree', 'list').trim().split('\n').length, 1, 'the worktree is removed on SIGTERM');
+  await new Promise((r) => setTimeout(r, 5000));
+  assert.equal(readdirSync(dir).includes('survived-sigterm'), false, 'the command was killed with the server');
 });
