@@ -20,7 +20,7 @@ function graph(defs: Array<[id: string, kind: GraphNode['kind'], lines?: number,
     return { id, label, kind, file_type: 'code', source_file: file, source_location: 'L1', span: { start_line: 1, start_col: 0, end_line: lines, end_col: 1 }, ...extra };
   });
   const links: GraphLink[] = edges.map(([source, target, relation]) => ({ source, target, relation, confidence: 'EXTRACTED', confidence_score: 1, source_file: source.split('#')[0]!, source_location: 'L1' }));
-  const doc: GraphDocument = { directed: true, multigraph: true, graph: {}, nodes, links, hyperedges: [] };
+  const doc: GraphDocument = { directed: true, multigraph: true, graph: {}, nodes, links, hyperedges: [], built_at_commit: null };
   return new QueryEngine(doc, traversal);
 }
 

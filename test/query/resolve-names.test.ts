@@ -14,7 +14,7 @@ const traversal = coreTraversal(await Core.load());
 
 function engineOf(ids: string[]): QueryEngine {
   const nodes: GraphNode[] = ids.map((id) => ({ id, label: id.slice(id.indexOf('#') + 1), kind: 'function', file_type: 'code', source_file: id.split('#')[0]!, source_location: 'L1' }));
-  const doc: GraphDocument = { directed: true, multigraph: true, graph: {}, nodes, links: [], hyperedges: [] };
+  const doc: GraphDocument = { directed: true, multigraph: true, graph: {}, nodes, links: [], hyperedges: [], built_at_commit: null };
   return new QueryEngine(doc, traversal);
 }
 
