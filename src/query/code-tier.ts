@@ -11,7 +11,7 @@ export type CodeTier = (typeof CODE_TIER)[keyof typeof CODE_TIER];
 
 const SECONDARY_DIRS = new Set([
   'bench', 'benches', 'benchmark', 'benchmarks', 'example', 'examples', 'fixture', 'fixtures', '__fixtures__',
-  '__mocks__', 'mocks', 'generated', '__generated__', 'vendor', 'third_party', 'testdata', 'e2e', 'docs',
+  '__mocks__', 'mocks', 'generated', '__generated__', 'vendor', 'third_party', 'testdata', 'e2e', 'docs', 'scripts',
 ]);
 
 /** The tier of a repo-relative file path (tests by the shared predicate, isTestFile). */

@@ -336,7 +336,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   let top = 0;
   const noFilter = filters.length === 0;
   const tierFactor = tierFactors(tokens);
-  const declarationFactor = ['type', 'interface', 'shape', 'signature', 'schema'].some((w) => tokens.includes(stem(w))) ? 1 : DECLARATION_FACTOR;
+  const declarationFactor = asksForDeclarations(question) ? 1 : DECLARATION_FACTOR;
   const tiers = sc.tiers;
   const recencyWeights = options.recency?.weights;
   for (let k = 0; k < matchedCount; k++) {
@@ -547,6 +547,11 @@ function questionTerms(ix: GraphIndex, question: string, tokens: readonly string
     terms.push({ token: acronym, bits, weight: 1 });
   }
   return terms;
+}
+
+/** Does the question ask for a type's shape ("what type", "the interface of")? Not "typed" or "typing". */
+function asksForDeclarations(question: string): boolean {
+  return /\b(types?|interfaces?|typedefs?|shapes?|signatures?)\b/i.test(question);
 }
 
 /** Tier factors for a question: tests and examples rank as implementation when it asks about them. */
