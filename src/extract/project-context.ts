@@ -24,6 +24,11 @@ export interface WorkspacePackage {
   dir: string;
   /** Candidate entry files (repo-relative, without guaranteed existence), best first. */
   entries: string[];
+  /**
+   * `exports` subpaths (`"./v4": ...`, `"./*": ...`): the specifier's part after the package name
+   * (`v4`, one `*` at most) -> candidate files like `entries`, best first.
+   */
+  subpaths?: { pattern: string; targets: string[] }[];
 }
 
 export interface ProjectContext {
@@ -109,12 +114,50 @@ function tsconfigOf(path: string, files: Record<string, string>, seen: Set<strin
   return result;
 }
 
+/** Export conditions read in this order; any other condition (`@zod/source`, `development`) after `source`. */
+const CONDITIONS = ['source', 'types', 'import', 'module', 'require', 'node', 'default'];
+
+/** The targets of an `exports` value (a path, a condition object, an array of them), best first. */
+function exportTargets(v: unknown, raw: string[]): void {
+  if (typeof v === 'string') raw.push(v);
+  else if (Array.isArray(v)) for (const x of v) exportTargets(x, raw);
+  else if (v && typeof v === 'object') {
+    const o = v as Json;
+    exportTargets(o['source'], raw);
+    for (const k of Object.keys(o)) if (!CONDITIONS.includes(k)) exportTargets(o[k], raw);
+    for (const k of CONDITIONS.slice(1)) exportTargets(o[k], raw);
+  }
+}
+
+/** Candidate source files for a built or source path: dist/x.js -> src/x, x, the path itself. */
+function sourceCandidates(dir: string, raw: string[]): string[] {
+  const out: string[] = [];
+  for (const r of raw) {
+    const p = join(dir, r);
+    // Built output usually mirrors the sources: dist/x.js -> src/x.ts.
+    const src = p.replace(/(^|\/)(dist|lib|build|out|esm|cjs)\//, '$1src/').replace(/\.d\.ts$|\.m?js$|\.cjs$/, '');
+    out.push(src, p.replace(/\.d\.ts$|\.m?js$|\.cjs$/, ''), p);
+  }
+  return out;
+}
+
+function packageSubpaths(dir: string, json: Json): { pattern: string; targets: string[] }[] {
+  const exp = json['exports'];
+  if (!exp || typeof exp !== 'object' || Array.isArray(exp)) return [];
+  const out: { pattern: string; targets: string[] }[] = [];
+  for (const [key, value] of Object.entries(exp as Json)) {
+    if (!key.startsWith('./') || key.endsWith('/') || key.split('*').length > 2 || key === './package.json') continue;
+    const raw: string[] = [];
+    exportTargets(value, raw);
+    const targets = [...new Set(sourceCandidates(dir, raw.filter((t) => t.split('*').length === key.split('*').length)))];
+    if (targets.length) out.push({ pattern: key.slice(2), targets });
+  }
+  return out;
+}
+
 function packageEntries(dir: string, json: Json): string[] {
   const raw: string[] = [];
-  const add = (v: unknown): void => {
-    if (typeof v === 'string') raw.push(v);
-    else if (v && typeof v === 'object') for (const k of ['source', 'types', 'import', 'module', 'require', 'node', 'default']) add((v as Json)[k]);
-  };
+  const add = (v: unknown): void => exportTargets(v, raw);
   add(json['source']);
   const exp = json['exports'];
   if (typeof exp === 'string') add(exp);
@@ -123,13 +166,7 @@ function packageEntries(dir: string, json: Json): string[] {
   add(json['typings']);
   add(json['module']);
   add(json['main']);
-  const out: string[] = [];
-  for (const r of raw) {
-    const p = join(dir, r);
-    // Built output usually mirrors the sources: dist/x.js -> src/x.ts.
-    const src = p.replace(/(^|\/)(dist|lib|build|out|esm|cjs)\//, '$1src/').replace(/\.d\.ts$|\.m?js$|\.cjs$/, '');
-    out.push(src, p.replace(/\.d\.ts$|\.m?js$|\.cjs$/, ''), p);
-  }
+  const out = sourceCandidates(dir, raw);
   out.push(join(dir, 'src/index'), join(dir, 'index'), join(dir, 'lib/index'), join(dir, 'mod'));
   return [...new Set(out)];
 }
@@ -152,7 +189,12 @@ export function buildProjectContext(configFiles: Record<string, string>): Projec
       if (entry.baseUrl !== undefined || entry.paths.length) ctx.tsconfigs.push(entry);
     } else if (base === 'package.json') {
       const json = parseJsonc(text) as Json | undefined;
-      if (json && typeof json['name'] === 'string') ctx.packages.push({ name: json['name'], dir, entries: packageEntries(dir, json) });
+      if (json && typeof json['name'] === 'string') {
+        const pkg: WorkspacePackage = { name: json['name'], dir, entries: packageEntries(dir, json) };
+        const subpaths = packageSubpaths(dir, json);
+        if (subpaths.length) pkg.subpaths = subpaths;
+        ctx.packages.push(pkg);
+      }
     } else if (base === 'go.mod') {
       const m = /^\s*module\s+(\S+)/m.exec(text);
       if (m) ctx.goModules.push({ dir, module: m[1]!.replace(/"/g, '') });

@@ -103,11 +103,29 @@ export class ModuleResolver {
       }
       if (spec.startsWith(pkg.name + '/')) {
         const sub = spec.slice(pkg.name.length + 1);
+        const mapped = this.subpath(pkg.subpaths, sub);
+        if (mapped !== null) return mapped;
         for (const base of [`${pkg.dir}/src/${sub}`, `${pkg.dir}/${sub}`, `${pkg.dir}/${sub.replace(/^(dist|lib|build)\//, 'src/')}`]) {
           const r = this.tryTs(normalizePath(base));
           if (r !== null) return r;
         }
         return null;
+      }
+    }
+    return null;
+  }
+
+  /** A package `exports` subpath (`zod/v4` -> `./v4`, `pkg/x` -> `./*`), first existing target. */
+  private subpath(subpaths: { pattern: string; targets: string[] }[] | undefined, sub: string): number | null {
+    for (const { pattern, targets } of subpaths ?? []) {
+      const star = pattern.indexOf('*');
+      let rest: string | null = null;
+      if (star < 0) rest = pattern === sub ? '' : null;
+      else if (sub.startsWith(pattern.slice(0, star)) && sub.endsWith(pattern.slice(star + 1)) && sub.length >= pattern.length - 1) rest = sub.slice(star, sub.length - (pattern.length - star - 1));
+      if (rest === null) continue;
+      for (const t of targets) {
+        const r = this.tryTs(normalizePath(t.replace('*', rest)));
+        if (r !== null) return r;
       }
     }
     return null;
