@@ -6,9 +6,10 @@
  */
 import type { NodeKey, NodeKind, Signature, Span, Visibility } from '../graph/model.ts';
 import type { LanguageId } from './languages.ts';
+import type { SqlFacts } from './sql/facts.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 9;
+export const FACTS_VERSION = 10;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the
@@ -70,6 +71,8 @@ export interface SymbolFact {
   bases?: BaseRef[];
   /** Receiver / impl type of a method declared outside its type (Go receivers, Rust impl, C++ `T::m`). */
   owner?: string;
+  /** Scalar attributes copied onto the node (SQL: a table's primary_key, a policy's command, ...). */
+  extra?: Record<string, string | boolean>;
 }
 
 /**
@@ -169,4 +172,6 @@ export interface FileFacts {
    * and stopped after this line: what follows has no definitions, calls or statements.
    */
   queryStopped?: { line: number };
+  /** SQL schema edges (`.sql` files) and SQL queries in code, resolved by table name when linking. */
+  sql?: SqlFacts;
 }

@@ -18,6 +18,8 @@ import type { DefInfo, Sink } from './lang/spec.ts';
 import { runtimeFor } from './parser.ts';
 import { recoverSyntax } from './syntax-recovery.ts';
 import { isTestPath, isTestSymbolName } from '../graph/test-paths.ts';
+import { embeddedSql } from './sql/embedded.ts';
+import { extractSqlFileFacts } from './sql/schema.ts';
 
 const KINDS: ReadonlyMap<string, NodeKind> = new Map<string, NodeKind>([
   ['function', 'function'], ['method', 'method'], ['constructor', 'constructor'], ['class', 'class'],
@@ -50,6 +52,7 @@ function precedingTypesOf(root: Node): ReadonlySet<string> {
  */
 export async function extractFileFacts(input: { path: string; source: string; language: LanguageId }): Promise<FileFacts> {
   const { path, language } = input;
+  if (language === 'sql') return extractSqlFileFacts(input);
   const rt = await runtimeFor(language);
   const parsed = rt.parser.parse(input.source);
   if (!parsed) throw new Error(`Cannot parse "${path}": the ${language} parser returned no tree`);
@@ -67,6 +70,8 @@ export async function extractFileFacts(input: { path: string; source: string; la
       const last = matches[matches.length - 1]?.captures[0]?.node;
       facts.queryStopped = { line: last ? last.startPosition.row + 1 : 1 };
     }
+    const queries = await embeddedSql(root, source, language, facts.symbols);
+    if (queries.length) facts.sql = { edges: [], queries };
     return facts;
   } finally {
     tree.delete();

@@ -6,10 +6,10 @@
  */
 
 export type LanguageId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java'
-  | 'csharp' | 'cpp' | 'c' | 'ruby' | 'php';
+  | 'csharp' | 'cpp' | 'c' | 'ruby' | 'php' | 'sql';
 
 export const LANGUAGE_IDS: readonly LanguageId[] = [
-  'typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'csharp', 'cpp', 'c', 'ruby', 'php',
+  'typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'csharp', 'cpp', 'c', 'ruby', 'php', 'sql',
 ];
 
 const EXTENSIONS: Record<string, LanguageId> = {
@@ -25,6 +25,8 @@ const EXTENSIONS: Record<string, LanguageId> = {
   c: 'c', h: 'c',
   rb: 'ruby', rake: 'ruby', gemspec: 'ruby',
   php: 'php', phtml: 'php',
+  // Parsed by the PostgreSQL parser (extract/sql/), not tree-sitter.
+  sql: 'sql',
 };
 
 /** The language of a file by its extension, or null when it is not a source language we parse. */

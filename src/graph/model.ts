@@ -14,6 +14,8 @@ export type NodeId = number;
 export const NODE_KINDS = [
   'file', 'module', 'namespace', 'package', 'class', 'struct', 'interface', 'trait', 'enum',
   'type_alias', 'function', 'method', 'constructor', 'variable', 'constant', 'field', 'event',
+  // SQL schema objects (extract/sql/).
+  'table', 'view', 'column', 'index', 'policy', 'grant',
 ] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
@@ -29,7 +31,7 @@ export const RELATIONS = [
   'contains', 'method', 'defines', 'imports', 'imports_from', 're_exports', 'calls', 'inherits',
   'extends', 'implements', 'references', 'uses', 'tests', 'dynamic_ref', 'mixes_in', 'embeds',
   'depends_on', 'reads_from', 'invokes', 'binds_native', 'calls_service', 'handled_by', 'overrides',
-  'instantiates', 'emits', 'listens',
+  'instantiates', 'emits', 'listens', 'writes_to', 'indexes', 'secured_by',
 ] as const;
 export type Relation = (typeof RELATIONS)[number] | (string & {});
 export const OTHER_RELATION_ID = 31;

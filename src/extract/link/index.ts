@@ -8,6 +8,7 @@ import type { Confidence, GraphLink, GraphNode, HazardSite, NodeKey } from '../.
 import type { CallFact, FileFacts } from '../facts.ts';
 import type { ProjectContext } from '../project-context.ts';
 import { languageFamily, Resolver, type GuessData, type Resolved } from './resolver.ts';
+import { linkSql } from './sql.ts';
 
 export const AMBIGUOUS_CAP = 4;
 const SCORE: Record<Confidence, number> = { EXTRACTED: 1, INFERRED: 0.8, AMBIGUOUS: 0.3 };
@@ -147,6 +148,7 @@ export class Linker {
         if (s.doc) n.doc = s.doc;
         if (s.isTest) n.is_test = true;
         if (s.exported) n.exported = true;
+        if (s.extra) Object.assign(n, s.extra);
         nodes.push(n);
       }
       // Each file's nodes in id order first: files come in path order, so the final sort then
@@ -243,6 +245,7 @@ export class Linker {
         if (cands && cands.length === 1) add(scope, cands[0]!, 'dynamic_ref', 'INFERRED', path, h.line, 0.3);
       }
     }
+    for (const k of linkSql(files, fi, links, seen)) unitKeys.push(k);
     const read = R.endUnit();
     return { links, hazards, unresolved, reads: read.reads, keys: unitKeys.length ? [...new Set([...read.keys, ...unitKeys])] : read.keys };
 

@@ -1,0 +1,170 @@
+/**
+ * A `.sql` file (migration, schema dump) -> FileFacts: the tables, views, columns, indexes, RLS
+ * policies, grants and functions it creates as symbols, and its foreign keys, indexes, policies and
+ * RLS switches as table-name edges (resolved across files when linking). PostgreSQL dialect.
+ * Statements the parser rejects make the whole file fail with the parser's message and line.
+ */
+import type { NodeKind, Span } from '../../graph/model.ts';
+import { isTestPath } from '../../graph/test-paths.ts';
+import { FACTS_VERSION, type FileFacts, type SymbolFact } from '../facts.ts';
+import type { SqlEdgeFact } from './facts.ts';
+import { accessOf, loadPgParser, nameList, parsePg, relName } from './pg-ast.ts';
+
+/** Byte offset (UTF-8, as the parser reports) -> 1-based line. */
+function lineIndex(bytes: Uint8Array): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (starts[mid]! <= offset) lo = mid; else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+const LEADING = /^(?:\s+|--[^\n]*|\/\*[\s\S]*?\*\/)*/;
+const POLICY_COMMANDS = new Set(['all', 'select', 'insert', 'update', 'delete']);
+
+export async function extractSqlFileFacts(input: { path: string; source: string }): Promise<FileFacts> {
+  const { path, source } = input;
+  await loadPgParser();
+  const bytes = Buffer.from(source, 'utf8');
+  const lineOf = lineIndex(bytes);
+  let stmts;
+  try {
+    stmts = parsePg(source);
+  } catch (err) {
+    const e = err as Error & { sqlDetails?: { cursorPosition?: number } };
+    const at = e.sqlDetails?.cursorPosition;
+    throw new Error(`Cannot parse "${path}" as PostgreSQL${at !== undefined ? ` (line ${lineOf(Buffer.byteLength(source.slice(0, at)))})` : ''}: ${e.message}`);
+  }
+  const symbols: SymbolFact[] = [];
+  const edges: SqlEdgeFact[] = [];
+  const ids = new Map<string, number>();
+  const tables = new Map<string, number>(); // table/view name -> symbol index in this file
+  const isTest = isTestPath(path);
+  const add = (kind: NodeKind, qname: string, name: string, parent: number, span: Span, raw: string, extra?: Record<string, string | boolean>): number => {
+    let id = `${path}#${qname}`;
+    const n = (ids.get(id) ?? 0) + 1;
+    ids.set(id, n);
+    if (n > 1) id += `~${n}`;
+    symbols.push({
+      id, name, qname, kind, parent, span, exported: true, signature: { params: [], raw: raw.length > 200 ? raw.slice(0, 200) + '…' : raw },
+      ...(isTest ? { isTest } : {}), ...(extra ? { extra } : {}),
+    });
+    return symbols.length - 1;
+  };
+  const table = (name: string): number | string => tables.get(name) ?? name;
+  /** A foreign key, as an edge and on its first column's symbol (when that column is in this file). */
+  const foreignKey = (from: number | string, t: string, target: string, columns: string[], line: number): void => {
+    edges.push({ from, to: table(target), relation: 'references', line, columns });
+    const col = ids.has(`${path}#${t}.${columns[0]}`) ? symbols.findIndex((s) => s.qname === `${t}.${columns[0]}`) : -1;
+    if (col >= 0) symbols[col]!.extra = { references: target, fk_line: `L${line}` };
+  };
+
+  for (const { stmt, location, length } of stmts) {
+    const text = bytes.subarray(location, location + length).toString('utf8');
+    const lead = LEADING.exec(text)![0];
+    const startByte = location + Buffer.byteLength(lead);
+    const line = lineOf(startByte);
+    const span: Span = { start_line: line, start_col: 0, end_line: lineOf(Math.max(startByte, location + length - 1)), end_col: 0 };
+    const header = text.slice(lead.length).split('\n')[0]!.trim();
+    const [type, s] = Object.entries(stmt)[0] as [string, Record<string, any>];
+    switch (type) {
+      case 'CreateStmt': {
+        const name = relName(s.relation);
+        if (!name) break;
+        const ti = add('table', name, name, -1, span, header);
+        if (!tables.has(name)) tables.set(name, ti);
+        edges.push({ from: -1, to: ti, relation: 'defines', line });
+        let pk = false;
+        for (const el of s.tableElts ?? []) {
+          if (el.ColumnDef) {
+            const col = String(el.ColumnDef.colname).toLowerCase();
+            add('column', `${name}.${col}`, col, ti, span, `${col} ${nameList(el.ColumnDef.typeName?.names).filter((t) => t !== 'pg_catalog').join('.')}`);
+            for (const c of el.ColumnDef.constraints ?? []) {
+              const con = c.Constraint;
+              if (con?.contype === 'CONSTR_PRIMARY') pk = true;
+              if (con?.contype === 'CONSTR_FOREIGN') foreignKey(ti, name, relName(con.pktable), [col], line);
+            }
+          } else if (el.Constraint) {
+            const con = el.Constraint;
+            if (con.contype === 'CONSTR_PRIMARY') pk = true;
+            if (con.contype === 'CONSTR_FOREIGN') foreignKey(ti, name, relName(con.pktable), nameList(con.fk_attrs).map((c) => c.toLowerCase()), line);
+          }
+        }
+        symbols[ti]!.extra = { primary_key: pk };
+        break;
+      }
+      case 'ViewStmt': {
+        const name = relName(s.view);
+        if (!name) break;
+        const vi = add('view', name, name, -1, span, header);
+        if (!tables.has(name)) tables.set(name, vi);
+        edges.push({ from: -1, to: vi, relation: 'defines', line });
+        for (const t of accessOf(s.query ?? {}).reads) edges.push({ from: vi, to: table(t), relation: 'references', line });
+        break;
+      }
+      case 'IndexStmt': {
+        const t = relName(s.relation);
+        const name = String(s.idxname ?? `${t}_idx`).toLowerCase();
+        const columns = (s.indexParams ?? []).map((p: any) => String(p.IndexElem?.name ?? '').toLowerCase()).filter((c: string) => c);
+        const ii = add('index', name, name, -1, span, header, { table: t, columns: columns.join(','), ...(s.unique ? { unique: true } : {}) });
+        edges.push({ from: ii, to: table(t), relation: 'indexes', line, columns });
+        break;
+      }
+      case 'AlterTableStmt': {
+        const t = relName(s.relation);
+        if (!t || (s.objtype && s.objtype !== 'OBJECT_TABLE')) break;
+        for (const c of s.cmds ?? []) {
+          const cmd = c.AlterTableCmd;
+          if (cmd?.subtype === 'AT_EnableRowSecurity' || cmd?.subtype === 'AT_ForceRowSecurity') edges.push({ from: table(t), to: -1, relation: 'secured_by', line });
+          const con = cmd?.subtype === 'AT_AddConstraint' ? cmd.def?.Constraint : undefined;
+          if (con?.contype === 'CONSTR_FOREIGN') foreignKey(table(t), t, relName(con.pktable), nameList(con.fk_attrs).map((x) => x.toLowerCase()), line);
+          if (con?.contype === 'CONSTR_PRIMARY' && typeof table(t) === 'number') symbols[table(t) as number]!.extra = { primary_key: true };
+          if (cmd?.subtype === 'AT_AddColumn' && cmd.def?.ColumnDef && typeof table(t) === 'number') {
+            const col = String(cmd.def.ColumnDef.colname).toLowerCase();
+            add('column', `${t}.${col}`, col, table(t) as number, span, header);
+          }
+        }
+        break;
+      }
+      case 'CreatePolicyStmt': {
+        const t = relName(s.table);
+        const command = String(s.cmd_name ?? 'all').toLowerCase();
+        const name = String(s.policy_name ?? 'policy');
+        const pi = add('policy', `${t}.${name}`, name, -1, span, header, {
+          table: t, command: POLICY_COMMANDS.has(command) ? command : 'all', permissive: s.permissive !== false,
+          roles: (s.roles ?? []).map((r: any) => r.RoleSpec?.rolename ?? (r.RoleSpec?.roletype === 'ROLESPEC_PUBLIC' ? 'public' : '?')).join(','),
+        });
+        edges.push({ from: table(t), to: pi, relation: 'secured_by', line });
+        break;
+      }
+      case 'GrantStmt': {
+        if (!s.is_grant || s.objtype !== 'OBJECT_TABLE') break;
+        const privileges = s.privileges ? s.privileges.map((p: any) => String(p.AccessPriv?.priv_name ?? '').toLowerCase()).join(',') : 'all';
+        const grantees = (s.grantees ?? []).map((g: any) => (g.RoleSpec?.roletype === 'ROLESPEC_PUBLIC' ? 'public' : String(g.RoleSpec?.rolename ?? '?'))).join(',');
+        const objects: string[] = s.targtype === 'ACL_TARGET_ALL_IN_SCHEMA' ? ['*'] : (s.objects ?? []).map((o: any) => relName(o.RangeVar)).filter((x: string) => x);
+        for (const t of objects) {
+          const gi = add('grant', `grant.${t}.${grantees}`, `${privileges} on ${t} to ${grantees}`, -1, span, header, { table: t, privileges, grantees });
+          if (t !== '*') edges.push({ from: gi, to: table(t), relation: 'references', line });
+        }
+        break;
+      }
+      case 'CreateFunctionStmt': {
+        const fname = nameList(s.funcname);
+        const name = (fname[fname.length - 1] ?? 'function').toLowerCase();
+        add('function', name, name, -1, span, header);
+        break;
+      }
+    }
+  }
+  return {
+    path, language: 'sql', factsVersion: FACTS_VERSION, lines: lineOf(bytes.length), fileId: path, isTest,
+    symbols, imports: [], exports: [], calls: [], bindings: [], typeRefs: [], hazards: [],
+    sql: { edges, queries: [] },
+  };
+}
