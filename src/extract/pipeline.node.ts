@@ -151,7 +151,7 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
   const linked = (plan.route === 'positions' ? linkPositions(scanned, plan, folder, decoded) : null)
     ?? await linkFacts(scanned, plan, folder, decoded, step);
   // A positions-only update moved the previous graph's lines, checker edges included.
-  const checked = precise && linked.mode !== 'positions' ? await checkCalls(root, linked) : undefined;
+  const checked = precise && linked.mode !== 'positions' ? await checkCalls(root, linked, folder, plan) : undefined;
   if (checked) step('precise');
   clock.mark('link');
   options.onPhase?.('communities');
@@ -168,9 +168,9 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
 }
 
 /** Precise mode's pass over the linked graph (the compiler is loaded only for it). */
-async function checkCalls(root: string, linked: Linked): Promise<PreciseSummary> {
+async function checkCalls(root: string, linked: Linked, folder: OutputFolder, plan: Plan): Promise<PreciseSummary> {
   const { applyPrecise } = await import('./precise/index.node.ts');
-  const summary = await applyPrecise(root, linked.doc);
+  const summary = await applyPrecise(root, linked.doc, { folder, hashes: plan.manifestFiles, version: plan.version });
   linked.reuse = null; // links were added and dropped: the previous rows no longer line up
   return summary;
 }

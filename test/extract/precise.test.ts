@@ -32,7 +32,7 @@ test('precise mode: checker edges where the default mode cannot type the receive
 
   await runExtract({ root, outDir: join(base, 'default'), workers: 0 });
   const summary = await runExtract({ root, outDir: join(base, 'precise'), workers: 0, precise: true });
-  assert.ok(summary.precise && summary.precise.files === 7, `the checker read every TS file: ${JSON.stringify(summary.precise)}`);
+  assert.ok(summary.precise && summary.precise.files === 7 && summary.precise.checked === 7, `the checker read every TS file: ${JSON.stringify(summary.precise)}`);
 
   const plain = calls(graphOf(join(base, 'default')));
   const checked = calls(graphOf(join(base, 'precise')));
@@ -53,6 +53,7 @@ test('precise mode: checker edges where the default mode cannot type the receive
   const upd = await runExtract({ root, outDir: join(base, 'precise'), workers: 0, incremental: true });
   assert.equal(upd.mode, 'update');
   assert.ok(upd.precise, 'the update kept precise mode');
+  assert.equal(upd.precise.checked, 2, 'only the changed file and the test that imports it are checked again');
   await runExtract({ root, outDir: join(base, 'fresh'), workers: 0, precise: true });
   assertSameOutputs(join(base, 'precise'), join(base, 'fresh'), 'precise update vs precise extract');
 

@@ -144,7 +144,7 @@ export function summaryLine(summary: ExtractSummary): string {
   return `${summary.mode === 'update' ? 'updated' : 'extracted'} ${plural(summary.files, 'file')} (${summary.parsed} parsed, ${summary.reused} reused; ${languageList(summary.languages)}): `
     + `${summary.nodes} nodes, ${summary.links} links, ${summary.communities} communities, ${summary.failed} failed to parse, `
     + `${summary.skipped} skipped in ${(summary.timingsMs.total / 1000).toFixed(2)}s -> ${summary.outDir}`
-    + (summary.precise ? `; checker: ${summary.precise.sites} call sites in ${summary.precise.files} files, ${summary.precise.added} links added, `
+    + (summary.precise ? `; checker: ${summary.precise.sites} call sites in ${summary.precise.files} files (${summary.precise.checked} checked), ${summary.precise.added} links added, `
       + `${summary.precise.dropped} dropped, ${summary.precise.upgraded} confirmed (${(summary.precise.ms / 1000).toFixed(1)}s)` : '');
 }
 

@@ -6,6 +6,7 @@ import { decodeSnapshot, snapshotToDocument } from '../../graph/snapshot.ts';
 import { EncodeMemo } from '../../graph/snapshot-encode.ts';
 import { COMMUNITY_CACHE_FILE, FACTS_DIR } from '../facts-cache.node.ts';
 import { LINK_CACHE_FILE } from '../link-cache.node.ts';
+import { PRECISE_CACHE_FILE } from '../precise/cache.node.ts';
 import { writeAtomic } from '../repo-files.node.ts';
 import { loadListings, type DirListing } from '../walk.node.ts';
 import { checkOutputFolder } from './check.node.ts';
@@ -310,7 +311,7 @@ const GRAPH_STATE_FILE = '.graph-state.json';
 const GRAPH_STATE_BYTES = 512;
 
 /** The output folder's own files (whose temp files a later run may remove). */
-const OWN_FILES = new Set(['graph.json', 'graph.cbor', '.manifest.json', 'GRAPH_REPORT.md', GRAPH_STATE_FILE, '.walk.cbor', COMMUNITY_CACHE_FILE, LINK_CACHE_FILE]);
+const OWN_FILES = new Set(['graph.json', 'graph.cbor', '.manifest.json', 'GRAPH_REPORT.md', GRAPH_STATE_FILE, '.walk.cbor', COMMUNITY_CACHE_FILE, LINK_CACHE_FILE, PRECISE_CACHE_FILE]);
 
 /** writeAtomic's and stageAtomic's temp names: `<file>.tmp-<pid>-<ms>`. */
 const TEMP_NAME = /^(.+)\.tmp-(\d+)-\d+$/;

@@ -2,29 +2,65 @@
  * Precise mode (`extract --precise`): after the tree-sitter link, the TypeScript checker resolves
  * every call, `new` and tagged template of the graph's TypeScript/JavaScript files, and its answers
  * replace the default mode's guesses there (merge.ts). Other languages keep their default edges.
+ * With an output folder, results are cached per file (cache.node.ts): an update checks only the
+ * files a change can reach, in a program rooted at them.
  */
+import { createHash } from 'node:crypto';
 import type { GraphDocument } from '../../graph/model.ts';
+import type { OutputFolder } from '../out/folder.node.ts';
+import { filesToCheck, readPreciseCache, writePreciseCache, type PreciseCache } from './cache.node.ts';
 import { mergePreciseSites, type MergeCounts } from './merge.ts';
-import { createPreciseProgram, loadTypeScript } from './program.node.ts';
-import { preciseSites } from './sites.node.ts';
+import { createPreciseProgram, loadTypeScript, preciseOptions } from './program.node.ts';
+import { preciseSites, type PreciseSite } from './sites.node.ts';
 
 const CODE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 
 export interface PreciseSummary extends MergeCounts {
-  /** Files the checker read (the graph's TypeScript/JavaScript files). */
+  /** TypeScript/JavaScript files in the graph. */
   files: number;
-  /** Call sites it resolved to a definition in the graph. */
+  /** Files the checker read in this run (the others' results came from the cache). */
+  checked: number;
+  /** Call sites resolved to a definition in the graph. */
   sites: number;
   ms: number;
 }
 
-export async function applyPrecise(root: string, doc: GraphDocument): Promise<PreciseSummary> {
+/** Where results are cached: the output folder, each file's content hash, the extractor version. */
+export interface PreciseStore {
+  folder: OutputFolder;
+  hashes: Readonly<Record<string, { hash: string }>>;
+  version: string;
+}
+
+export async function applyPrecise(root: string, doc: GraphDocument, store?: PreciseStore): Promise<PreciseSummary> {
   const t0 = performance.now();
   const ts = await loadTypeScript();
-  const files = doc.nodes.filter((n) => n.kind === 'file' && CODE.test(n.source_file) && !n.source_file.endsWith('.d.ts')).map((n) => n.source_file);
-  const program = createPreciseProgram(ts, root, files);
-  const found = preciseSites(ts, program, root, doc.nodes);
-  const counts = mergePreciseSites(doc, found);
+  const files = doc.nodes.filter((n) => n.kind === 'file' && CODE.test(n.source_file) && !n.source_file.endsWith('.d.ts')).map((n) => n.source_file).sort();
+  const options = preciseOptions(ts, root, files);
+  const key = 'sha256:' + createHash('sha256').update(JSON.stringify([ts.version, store?.version ?? '', options.paths])).digest('hex');
+  const hashes = new Map(files.map((f) => [f, store?.hashes[f]?.hash ?? '']));
+  const cache = store ? readPreciseCache(store.folder, key) : null;
+  const check = filesToCheck(cache, hashes);
+
+  const fresh = check.size === 0 ? new Map() : (() => {
+    // Files that declare globals are in every program, so a partial one resolves as the whole one does.
+    const ambient = cache ? Object.keys(cache).filter((f) => cache[f]!.ambient && hashes.has(f)) : [];
+    const program = createPreciseProgram(ts, root, [...new Set([...check, ...ambient])].sort(), options);
+    return preciseSites(ts, program, root, doc.nodes, [...check].sort());
+  })();
+
+  const next: PreciseCache = {};
+  const sites: PreciseSite[] = [];
+  const resolved = new Set<string>();
+  for (const f of files) {
+    const entry = check.has(f) ? fresh.get(f) : cache?.[f];
+    if (!entry) continue;
+    next[f] = { hash: hashes.get(f)!, sites: entry.sites, resolved: entry.resolved, deps: entry.deps, unresolved: entry.unresolved, ambient: entry.ambient };
+    for (const s of entry.sites) sites.push(s);
+    for (const r of entry.resolved) resolved.add(r);
+  }
+  const counts = mergePreciseSites(doc, { sites, resolved });
   doc.graph.precise = true;
-  return { ...counts, files: files.length, sites: found.sites.length, ms: Math.round(performance.now() - t0) };
+  if (store) writePreciseCache(store.folder, key, next);
+  return { ...counts, files: files.length, checked: check.size, sites: sites.length, ms: Math.round(performance.now() - t0) };
 }

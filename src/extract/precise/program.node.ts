@@ -54,17 +54,20 @@ function workspacePaths(ts: TypeScript, root: string, files: readonly string[]):
   return paths;
 }
 
-/** One program over `files` (repository-relative paths) rooted at `root`. */
-export function createPreciseProgram(ts: TypeScript, root: string, files: readonly string[]): TS.Program {
-  const rootNames = files.map((f) => join(root, f));
-  const options: TS.CompilerOptions = {
+/** The compiler options of every precise program of a repository whose graph holds `files`. */
+export function preciseOptions(ts: TypeScript, root: string, files: readonly string[]): TS.CompilerOptions {
+  return {
     noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true, skipDefaultLibCheck: true,
     target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
     allowImportingTsExtensions: true, resolveJsonModule: false, jsx: ts.JsxEmit.Preserve, types: [],
     baseUrl: root, paths: workspacePaths(ts, root, files),
   };
+}
+
+/** One program with `rootFiles` (repository-relative) as roots; what they import is loaded too. */
+export function createPreciseProgram(ts: TypeScript, root: string, rootFiles: readonly string[], options: TS.CompilerOptions): TS.Program {
   const host = ts.createCompilerHost(options, true);
-  return ts.createProgram({ rootNames, options, host });
+  return ts.createProgram({ rootNames: rootFiles.map((f) => join(root, f)), options, host });
 }
 
 /** Repository-relative `/` path of a program file, or null outside the root. */

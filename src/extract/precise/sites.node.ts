@@ -7,6 +7,7 @@
  */
 import type * as TS from 'typescript';
 import type { GraphNode, NodeKey } from '../../graph/model.ts';
+import { join } from 'node:path';
 import { relativeTo, type TypeScript } from './program.node.ts';
 
 /** One resolved site: `caller` calls (or instantiates) `callee` at `line`. */
@@ -18,6 +19,7 @@ export interface PreciseSite {
   line: number;
 }
 
+/** Every file's sites together, as the merge takes them. */
 export interface PreciseSites {
   sites: PreciseSite[];
   /** `caller\0line` of every site the checker resolved, in the repository or outside it. */
@@ -89,14 +91,27 @@ function calleeDeclarations(ts: TypeScript, checker: TS.TypeChecker, node: TS.Ca
   return decl && !ts.isJSDocSignature(decl) ? [decl] : [];
 }
 
-/** Every call site of the program's graph files, resolved. */
-export function preciseSites(ts: TypeScript, program: TS.Program, root: string, nodes: readonly GraphNode[]): PreciseSites {
+/** What the checker found in one file: its resolved sites, and what its result depends on. */
+export interface FileSites {
+  sites: PreciseSite[];
+  /** `caller\0line` of every site resolved, in the repository or outside it. */
+  resolved: string[];
+  /** Repository files its imports resolve to (an update re-checks a file when one of them changed). */
+  deps: string[];
+  /** Some relative import resolved to nothing (a file added later may satisfy it). */
+  unresolved: boolean;
+  /** Declares globals or augments modules (`declare global`, `declare module`, or a script): part of every program. */
+  ambient: boolean;
+}
+
+/** The call sites of `files` (graph-relative paths in `program`), resolved, per file. */
+export function preciseSites(ts: TypeScript, program: TS.Program, root: string, nodes: readonly GraphNode[], files: Iterable<string>): Map<string, FileSites> {
   const checker = program.getTypeChecker();
+  const options = program.getCompilerOptions();
   const spans = spansByFile(nodes);
   const fileIds = new Map<string, NodeKey>();
   for (const n of nodes) if (n.kind === 'file') fileIds.set(n.source_file, n.id);
-  const sites: PreciseSite[] = [];
-  const resolved = new Set<string>();
+  const out = new Map<string, FileSites>();
 
   /** The graph node of a declaration, or null when it is not in the graph (a library, a .d.ts). */
   const nodeOf = (d: TS.Node): Spanned | null => {
@@ -111,11 +126,13 @@ export function preciseSites(ts: TypeScript, program: TS.Program, root: string, 
     return innermost(spans.get(file), pos.line + 1, pos.character, (s) => CALLEE_KINDS.has(s.kind) && s.label === text) ?? null;
   };
 
-  for (const sf of program.getSourceFiles()) {
-    const file = relativeTo(root, sf.fileName);
-    if (file === null || !fileIds.has(file)) continue;
+  for (const file of files) {
+    const sf = program.getSourceFile(join(root, file));
+    const fileId = fileIds.get(file);
+    if (!sf || fileId === undefined) continue;
     const fileSpans = spans.get(file);
-    const fileId = fileIds.get(file)!;
+    const sites: PreciseSite[] = [];
+    const resolved = new Set<string>();
     const visit = (node: TS.Node): void => {
       if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node)) {
         const start = sf.getLineAndCharacterOfPosition(node.getStart(sf));
@@ -123,17 +140,34 @@ export function preciseSites(ts: TypeScript, program: TS.Program, root: string, 
         const caller = innermost(fileSpans, line, start.character, (s) => CALLER_KINDS.has(s.kind))?.id ?? fileId;
         const decls = calleeDeclarations(ts, checker, node);
         if (decls.length) resolved.add(`${caller}\0${line}`);
-        for (const d of decls.slice(0, 1)) {
-          const target = nodeOf(d);
-          if (!target) continue;
-          sites.push({ caller, callee: target.id, relation: calleeRelation(target, ts.isNewExpression(node)), file, line });
-        }
+        const target = decls.length ? nodeOf(decls[0]!) : null;
+        if (target) sites.push({ caller, callee: target.id, relation: calleeRelation(target, ts.isNewExpression(node)), file, line });
       }
       ts.forEachChild(node, visit);
     };
     visit(sf);
+    out.set(file, { sites, resolved: [...resolved], ...importsOf(ts, program, options, root, sf) });
   }
-  return { sites, resolved };
+  return out;
+}
+
+/** The repository files `sf` imports (as the program resolved them), and whether it is ambient. */
+function importsOf(ts: TypeScript, program: TS.Program, options: TS.CompilerOptions, root: string, sf: TS.SourceFile): Pick<FileSites, 'deps' | 'unresolved' | 'ambient'> {
+  const deps = new Set<string>();
+  let unresolved = false;
+  // `imports` and `getResolvedModule` are internal but stable (the program already resolved each
+  // import once); without them, the public resolver answers the same.
+  const internal = program as TS.Program & { getResolvedModule?: (f: TS.SourceFile, name: string, mode: TS.ResolutionMode) => TS.ResolvedModuleWithFailedLookupLocations | undefined };
+  const imports = (sf as TS.SourceFile & { imports?: readonly TS.StringLiteralLike[] }).imports ?? [];
+  for (const spec of imports) {
+    const mode = ts.getModeForUsageLocation(sf, spec, options);
+    const r = (internal.getResolvedModule?.(sf, spec.text, mode) ?? ts.resolveModuleName(spec.text, sf.fileName, options, ts.sys, undefined, undefined, mode)).resolvedModule;
+    const rel = r ? relativeTo(root, r.resolvedFileName) : null;
+    if (rel !== null && !rel.includes('node_modules/')) deps.add(rel);
+    else if (!r && spec.text.startsWith('.')) unresolved = true;
+  }
+  const ambient = !ts.isExternalModule(sf) || /\bdeclare\s+(?:global|module)\b/.test(sf.text);
+  return { deps: [...deps].sort(), unresolved, ambient };
 }
 
 /** `new C()` of a class (no constructor node resolved) instantiates it; everything else calls. */
