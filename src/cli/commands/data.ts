@@ -55,10 +55,10 @@ export const dataCommand: Command = {
 };
 
 async function exportTo(store: MemoryBackend, file: string | undefined): Promise<number> {
-  const out = file === undefined || file === '-' ? process.stdout : createWriteStream(file, { mode: 0o600 });
+  const out: NodeJS.WritableStream & { end(cb: (err?: Error | null) => void): unknown } = file === undefined || file === '-' ? process.stdout : createWriteStream(file, { mode: 0o600 });
   let n = 0;
   for await (const m of store.exportAll()) {
-    if (!out.write(`${jsonWithoutInvisible(JSON.stringify(m))}\n`)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(`${jsonWithoutInvisible(JSON.stringify(m))}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
     n++;
   }
   if (out !== process.stdout) await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
