@@ -27,6 +27,7 @@ import { createPlanRenameTool } from './plan-rename.ts';
 import { createWorkingChangesImpactTool } from './working-changes-impact.ts';
 import { createPredictImpactTool } from './predict-impact.ts';
 import { createAffectedTestsTool } from './affected-tests.ts';
+import { createAuditSqlTool } from './audit-sql.ts';
 
 /** The graph tools in tools/list order. */
 export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
@@ -58,6 +59,7 @@ export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
     createWorkingChangesImpactTool(ctx),
     createPredictImpactTool(ctx),
     createAffectedTestsTool(ctx),
+    createAuditSqlTool(ctx),
   ] as ToolDefinition[];
 }
 

@@ -1,0 +1,65 @@
+/**
+ * audit_sql (#21 item 3) end to end: the SQL fixture (migrations with RLS, grants and foreign keys;
+ * TypeScript with pg queries) extracted by the built CLI, audited through the SDK client over a
+ * real stdio server. Every planted problem is found once; its clean twin is not.
+ */
+import assert from 'node:assert/strict';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Client } from '@modelcontextprotocol/client';
+import { extractFixture, ROOT, text } from './helpers.ts';
+import { connectSdk } from './sdk-stdio.ts';
+
+let fx: ReturnType<typeof extractFixture>;
+let sdk: Awaited<ReturnType<typeof connectSdk>>;
+let client: Client;
+
+before(async () => {
+  fx = extractFixture((repo) => cpSync(join(ROOT, 'test/fixtures/sql'), join(repo, 'sql'), { recursive: true }));
+  sdk = await connectSdk(fx.graph, fx.env, { serve: ['--no-freshen'] });
+  client = sdk.client;
+});
+
+after(async () => {
+  await sdk?.close();
+  fx?.cleanup();
+});
+
+interface Finding { rule_id: string; severity: string; location: string; title: string; detail: string; remediation: string; confidence: number }
+
+test('every planted SQL problem is found once, and no clean twin', async () => {
+  const r = await client.callTool({ name: 'audit_sql', arguments: { verbose: true } });
+  const findings = (r.structuredContent as { findings: Finding[] }).findings;
+  const got = findings.map((f) => `${f.rule_id} ${f.location}`).sort();
+  assert.deepEqual(got, [
+    'grant_public sql/migrations/002_security.sql:L11',
+    'missing_fk_index sql/migrations/001_init.sql:L7',
+    'missing_primary_key sql/migrations/001_init.sql:L26',
+    'rls_missing sql/migrations/001_init.sql:L13',
+    'rls_no_policy sql/migrations/001_init.sql:L20',
+    'rls_partial sql/migrations/001_init.sql:L7',
+    'sql_injection sql/src/orders.ts:L13',
+  ]);
+  const injection = findings.find((f) => f.rule_id === 'sql_injection')!;
+  assert.equal(injection.severity, 'critical');
+  assert.match(injection.title, /pool\.query \(getOrderUnsafe\)/);
+  assert.match(findings.find((f) => f.rule_id === 'rls_partial')!.title, /cover select but not insert, update, delete/);
+  const out = text(r);
+  assert.match(out, /^7 finding\(s\) \(1 critical, 3 high, 2 medium, 1 low\) over 6 table\(s\), 2 policy\(ies\), 3 table\(s\) with RLS\./);
+  assert.match(out, /\[critical\] sql_injection @ sql\/src\/orders\.ts:L13 \(0\.80\)/);
+  assert.match(out, /\n {4}fix: Pass the value as a bind parameter/);
+});
+
+test('severity and limit cut the list; the text is terse without verbose', async () => {
+  const high = await client.callTool({ name: 'audit_sql', arguments: { severity: 'high' } });
+  assert.deepEqual((high.structuredContent as { findings: Finding[] }).findings.map((f) => f.severity), ['critical', 'high', 'high', 'high']);
+  const one = text(await client.callTool({ name: 'audit_sql', arguments: { limit: 1 } }));
+  const lines = one.split('\n');
+  assert.equal(lines.length, 3, one);
+  assert.match(lines[1]!, /^\[critical\] sql_injection/);
+  assert.equal(lines[2], '+6 more (raise limit, or verbose for all)');
+  assert.doesNotMatch(one, /fix:/);
+  const bad = await client.callTool({ name: 'audit_sql', arguments: { severity: 'urgent' } });
+  assert.equal(bad.isError, true);
+});
