@@ -8,7 +8,7 @@
 // The same corpus and queries also run against PostgreSQL (team mode) on a throwaway cluster: runPgMemoryBench.
 // Run: `node --import tsx bench/memory.bench.ts` (BENCH_QUICK=1 for a 5k smoke run; BENCH_BACKEND=sqlite
 // or postgres for one backend).
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -221,6 +221,24 @@ export interface PgMemoryBenchResult {
   remember: Latency;
   readmemory: Latency;
   populateSeconds: number;
+  /** PostgreSQL backends' CPU time per recall with a query (mean), from /proc: the server's share of the cost. */
+  serverRecallMs: number;
+}
+
+/** CPU time (user + system, ms) used so far by this pool's server processes (Linux /proc; 0 elsewhere). */
+async function serverCpuMs(pool: import('pg').Pool): Promise<number> {
+  const { rows } = await pool.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'synaptic'");
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  let total = 0;
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      // not Linux, or the backend exited
+    }
+  }
+  return total;
 }
 
 async function timeAsync(fn: () => Promise<unknown>): Promise<Sample> {
@@ -295,12 +313,17 @@ export async function runPgMemoryBench(opts: MemoryBenchOptions = {}): Promise<P
       }
       const recall: Sample[] = [];
       const empty: Sample[] = [];
+      const serverBefore = await serverCpuMs(store.pool);
       for (let i = 0; i < iterations; i++) {
         const words = 1 + rng.below(4);
         const query = Array.from({ length: words }, () => vocab.pick(rng)).join(' ');
         const project = projects[rng.below(projects.length)]!;
         recall.push(await timeAsync(() => store.recall({ query, project, limit: 8, budget: 'lean' })));
-        if (i % 4 === 0) empty.push(await timeAsync(() => store.recall({ query: '', project, limit: 8 })));
+      }
+      const serverRecallMs = ((await serverCpuMs(store.pool)) - serverBefore) / iterations;
+      for (let i = 0; i < iterations; i += 4) {
+        const project = projects[rng.below(projects.length)]!;
+        empty.push(await timeAsync(() => store.recall({ query: '', project, limit: 8 })));
       }
       const read: Sample[] = [];
       for (let i = 0; i < iterations; i++) {
@@ -308,10 +331,11 @@ export async function runPgMemoryBench(opts: MemoryBenchOptions = {}): Promise<P
         const project = projects[rng.below(projects.length)]!;
         read.push(await timeAsync(() => store.read({ id, project, offset: 0, budget: 'lean' })));
       }
-      const result: PgMemoryBenchResult = { n, recall: latency(recall), recallEmpty: latency(empty), remember: latency(remember), readmemory: latency(read), populateSeconds };
+      const result: PgMemoryBenchResult = { n, recall: latency(recall), recallEmpty: latency(empty), remember: latency(remember), readmemory: latency(read), populateSeconds, serverRecallMs };
       if (opts.print ?? true) {
         const row = (name: string, l: Latency, target: string) => ({ operation: name, 'p50 ms': +l.p50.toFixed(3), 'p99 ms': +l.p99.toFixed(3), 'mean ms': +l.mean.toFixed(3), 'client cpu p50 ms': +l.cpuP50.toFixed(3), target });
         console.log(`memory bench (postgres ${url.replace(/\/bench$/, '')}): ${n} memories (bulk-loaded in ${populateSeconds.toFixed(1)} s), ${iterations} calls per operation`);
+        console.log(`server CPU per recall (query), mean over ${iterations}: ${serverRecallMs.toFixed(3)} ms (the backends' utime+stime; the wall columns add the loopback trips and, on a loaded machine, scheduling waits)`);
         console.table([
           row('remember', result.remember, '-'),
           row('recall (query)', result.recall, 'p50 <= 5'),
