@@ -116,3 +116,19 @@ test('linkGraph() TypeScript: a nested `const f = () => ...` is called from its 
   });
   assert.ok(g.edges('calls').includes('bench.ts#main -> bench.ts#main.change'), g.edges('calls').join('\n'));
 });
+
+test('linkGraph() value uses: passed, listed, returned, assigned, a getter read; locals and parameters give nothing', async () => {
+  const g = await linkSources({
+    'src/graph.ts': 'export function removeNode(n: number) {}\nexport class Store {\n  get size(): number { return 1; }\n  handle() {}\n  wire(on: (f: () => void) => void) { on(this.handle); return this.size; }\n}\n',
+    'src/use.ts': "import { removeNode, Store } from './graph';\nexport function prune(nodes: number[]) { nodes.forEach(removeNode); }\nexport const handlers = { removeNode };\nexport function pick() { return removeNode; }\nconst kinds = [Store];\nlet current = removeNode;\nfunction local(x: number) { const y = x; use(y, x); }\n",
+  });
+  assert.deepEqual(g.edges('references').filter((e) => !e.includes('#Store ->')).sort(), [
+    'src/graph.ts#Store.wire -> src/graph.ts#Store.handle', // a method passed as a callback
+    'src/graph.ts#Store.wire -> src/graph.ts#Store.size', // a getter read, returned
+    'src/use.ts -> src/graph.ts#Store', // listed in an array
+    'src/use.ts -> src/graph.ts#removeNode', // { removeNode } and let current = removeNode
+    'src/use.ts#pick -> src/graph.ts#removeNode', // returned
+    'src/use.ts#prune -> src/graph.ts#removeNode', // passed as an argument
+  ]);
+  assert.ok(!g.edges('calls').some((e) => e.endsWith('#removeNode')));
+});
