@@ -273,14 +273,10 @@ export class PgMemoryStore implements MemoryBackend {
         ? `plainto_tsquery('synaptic_memory', ${this.pgModule.escapeLiteral(words.join(' '))})`
         : `to_tsquery('synaptic_memory', ${this.pgModule.escapeLiteral(words.map((w) => `'${w}'`).join(' | '))})`;
     const projectId = r.kind === 'df' ? undefined : r.projectId;
+    const scope = projectId === undefined ? '' : projectId === null ? ' AND scope_key = 0' : ` AND scope_key IN (0, ${Number(projectId)})`;
     const window = r.kind === 'df' ? DF_SAMPLE : Math.floor(r.window);
-    const select = (scope: string) => `SELECT id FROM memories WHERE team = ${team} AND state = 0 AND search @@ ${query}${scope} ORDER BY id DESC LIMIT ${window}`;
-    if (r.kind === 'df') return `SELECT count(*) AS count, min(id) AS oldest FROM (${select('')}) s`;
-    if (projectId === undefined) return select('');
-    if (projectId === null) return select(' AND scope_key = 0');
-    // One ordered read per scope (memories_live is (team, scope_key, id)): a project's window walks that
-    // project's rows only, not every project's, then the two newest-first lists merge.
-    return `(${select(' AND scope_key = 0')}) UNION ALL (${select(` AND scope_key = ${Number(projectId)}`)}) ORDER BY id DESC LIMIT ${window}`;
+    const match = `SELECT id FROM memories WHERE team = ${team} AND state = 0 AND search @@ ${query}${scope} ORDER BY id DESC LIMIT ${window}`;
+    return r.kind === 'df' ? `SELECT count(*) AS count, min(id) AS oldest FROM (${match}) s` : match;
   }
 
   private async recentIds(projectId: number | null, limit: number): Promise<number[]> {
