@@ -53,7 +53,7 @@ export class MeshChild {
       const timer = setTimeout(() => reject(new Error(`no response to ${method} ${JSON.stringify(params).slice(0, 200)}; stderr: ${this.stderr.slice(-500)}`)), timeoutMs);
       const dead = (): void => {
         clearTimeout(timer);
-        reject(new Error('server exited'));
+        reject(new Error(`server exited (code ${this.child.exitCode}, signal ${this.child.signalCode}); stderr: ${this.stderr.slice(-400)}`));
       };
       void this.exited.then(dead);
       this.waiting.set(id, (m) => {

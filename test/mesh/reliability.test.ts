@@ -17,13 +17,16 @@ const FULL = process.env.MESH_RELIABILITY_FULL === '1';
 const AGENTS = FULL ? 8 : 4;
 const MESSAGES = FULL ? 10_000 : 600;
 const WORK_ITEMS = FULL ? 400 : 40;
-const KILL_EVERY_MS = FULL ? 1500 : 1200;
+const KILL_EVERY_MS = FULL ? 1500 : 700;
 const MAX_KILLS = FULL ? 1000 : 3;
 const WAKE_SAMPLES = FULL ? 500 : 100;
 
 const sb = sandbox();
 const live = new Set<MeshChild>();
+/** Set when the test ends however it ends, so no loop (or the killer) starts another server. */
+let ended = false;
 after(async () => {
+  ended = true;
   await Promise.all([...live].map((c) => c.close()));
   sb.cleanup();
 });
@@ -37,6 +40,7 @@ interface Agent {
 
 async function start(project: string, name: string): Promise<MeshChild> {
   for (let attempt = 0; ; attempt++) {
+    if (ended) throw new Error('the test ended');
     const child = new MeshChild(project, sb.env);
     live.add(child);
     try {
@@ -93,7 +97,7 @@ test(`${AGENTS} agents, ${MESSAGES} messages, random SIGKILLs: 0 answered sends 
   };
 
   const sender = async (agent: Agent, generation: number): Promise<void> => {
-    while (!stop && agent.generation === generation && sent < MESSAGES) {
+    while (!stop && !ended && agent.generation === generation && sent < MESSAGES) {
       const to = agents[(agents.indexOf(agent) + 1 + Math.floor(Math.random() * (AGENTS - 1))) % AGENTS]!.name;
       const body = `P:${agent.name}:${seq++}:${to}`;
       try {
@@ -119,7 +123,7 @@ test(`${AGENTS} agents, ${MESSAGES} messages, random SIGKILLs: 0 answered sends 
   };
 
   const receiver = async (agent: Agent, generation: number): Promise<void> => {
-    while (!stop && agent.generation === generation) {
+    while (!stop && !ended && agent.generation === generation) {
       const child = agent.child;
       try {
         const got = await child.tool('mesh_wait', { timeout_s: 0.5 });
@@ -143,7 +147,7 @@ test(`${AGENTS} agents, ${MESSAGES} messages, random SIGKILLs: 0 answered sends 
 
   const decoyLoop = async (): Promise<void> => {
     let n = 0;
-    while (!stop) {
+    while (!stop && !ended) {
       await decoy.tool('mesh_send', { to: 'a0', body: `Q:a0:${n++}:a0` });
       const { messages } = (await decoy.tool('mesh_inbox', { limit: 100 })) as { messages: Array<{ id: number; body: string }> };
       for (const m of messages) if (!m.body.startsWith('Q:')) wrongProject++;
@@ -157,7 +161,7 @@ test(`${AGENTS} agents, ${MESSAGES} messages, random SIGKILLs: 0 answered sends 
   loops.push(decoyLoop());
 
   const killer = (async () => {
-    while (!stop && kills < MAX_KILLS && sent < MESSAGES) {
+    while (!stop && !ended && kills < MAX_KILLS && sent < MESSAGES) {
       await new Promise((r) => setTimeout(r, KILL_EVERY_MS * (0.5 + Math.random())));
       if (sent >= MESSAGES) break;
       const victim = agents[Math.floor(Math.random() * AGENTS)]!;
@@ -171,7 +175,15 @@ test(`${AGENTS} agents, ${MESSAGES} messages, random SIGKILLs: 0 answered sends 
   })();
 
   const started = Date.now();
-  while (sent < MESSAGES) await new Promise((r) => setTimeout(r, 50));
+  let failed: unknown;
+  void killer.catch((err: unknown) => (failed = err));
+  // A server that cannot restart (or a loop that stopped) must fail the test, not hang it.
+  const deadline = started + (FULL ? 1_800_000 : 120_000);
+  while (sent < MESSAGES) {
+    if (failed) throw failed;
+    if (Date.now() > deadline) throw new Error(`only ${sent} of ${MESSAGES} sends answered in time; servers' stderr: ${agents.map((a) => a.child.stderr.slice(-300)).join(' | ')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
   await killer;
   // Drain: every agent reads its inbox to the end; receivers are still running.
   for (const agent of agents) {
