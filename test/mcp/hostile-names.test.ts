@@ -249,6 +249,7 @@ test('a name copied from the output (a completion value, a printed id) resolves 
   let checked = 0;
   for (const n of nodes) {
     const first = await client.callTool({ name: 'get_node', arguments: { label: n.id } });
+    assert.ok(first.structuredContent, `get_node ${JSON.stringify(n.id)}: ${(first.content as Array<{ text: string }>)[0]?.text.slice(0, 400)}`);
     const printedId = (first.structuredContent as { id: string }).id;
     if (printedId === n.id) continue; // nothing to copy back differently
     const back = await client.callTool({ name: 'get_node', arguments: { label: printedId } });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { forecastOf, plural } from '../../query/change-impact/forecast.ts';
 import { changeImpact, testsOfImpact } from '../../query/change-impact/impact.ts';
-import { sanitizeRelation } from '../../query/sanitize.ts';
+import { sanitize, sanitizeRelation } from '../../query/sanitize.ts';
 import { toolError, toolResult, type ToolDefinition } from '../tool.ts';
 import { baseName, changeSet, gitContext } from './change-set.ts';
 import { OPEN_WORLD, type GraphToolContext } from './context.ts';
@@ -57,7 +57,7 @@ export function createPredictImpactTool(ctx: GraphToolContext): ToolDefinition<t
       const symbols = impact.changed.filter((v) => engine.ix.node(v).kind !== 'file');
       for (const v of symbols.slice(0, limit)) lines.push(`  ${nodeLine(engine, v)}`);
       lines.push(...more(symbols.length, Math.min(limit, symbols.length)));
-      for (const f of impact.files) if (!f.nodes.length) lines.push(`  (${f.path} is not in the graph)`);
+      for (const f of impact.files) if (!f.nodes.length) lines.push(`  (${sanitize(f.path)} is not in the graph)`);
 
       lines.push(`Public API at risk (${forecast.public_api_breaks.length}):`);
       for (const a of forecast.public_api_breaks.slice(0, limit)) {
