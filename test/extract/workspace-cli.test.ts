@@ -4,6 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { REPO_ROOT } from './pipeline-fixture.ts';
 
 // `synaptic workspace build|update` end to end on the built CLI, over small member repos copied
@@ -81,7 +83,7 @@ test('workspace build extracts every member, writes the global manifest and stat
   }
 });
 
-test('workspace build: a member that fails is reported and skipped, the rest are built, exit code 3', { skip }, () => {
+test('workspace build: a member that fails is reported and skipped, the rest are built, exit code 3; serve on the workspace lists both', { skip }, async () => {
   const ws = workspace(['go', 'c']);
   try {
     writeFileSync(join(ws.root, 'repos/c/synaptic-out'), 'not a folder'); // its outputs cannot be written
@@ -95,6 +97,29 @@ test('workspace build: a member that fails is reported and skipped, the rest are
     assert.match(manifest.members[1].error, /synaptic-out/);
     const state = json(join(ws.root, 'synaptic-out/workspace-state.json'));
     assert.deepEqual(Object.keys(state.repos), ['go'], 'a failed member keeps no fingerprint: the next update retries it');
+
+    // serve pointed at the workspace's output folder: list_repos / repo_stats read the global manifest.
+    const transport = new StdioClientTransport({
+      command: process.execPath, args: [CLI, 'serve', '--graph', join(ws.root, 'synaptic-out/graph.json')],
+      env: { ...process.env, SYNAPTIC_DATA_DIR: join(ws.root, 'data') } as Record<string, string>, stderr: 'pipe',
+    });
+    const client = new Client({ name: 'workspace-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(transport);
+    try {
+      const listed = (await client.callTool({ name: 'list_repos', arguments: {} })) as { content: Array<{ text: string }>; structuredContent: any };
+      const go = manifest.members[0];
+      assert.deepEqual(listed.structuredContent.repos, [
+        { repo: 'go', nodes: go.nodes, edges: go.links, source_hash: state.repos.go.source_hash },
+        { repo: 'c', nodes: 0, edges: 0, failed: manifest.members[1].error },
+      ]);
+      assert.match(listed.content[0]!.text, new RegExp(`^2 federated repo\\(s\\):\n  go: ${go.nodes} nodes, ${go.links} edges, src sha256:[0-9a-f]{64}\n  c: extraction failed \\(`));
+      const stats = (await client.callTool({ name: 'repo_stats', arguments: { repo: 'go' } })) as { content: Array<{ text: string }> };
+      assert.equal(stats.content[0]!.text, `Repo go: ${go.nodes} nodes, ${go.links} edges, src ${state.repos.go.source_hash}`);
+      const none = (await client.callTool({ name: 'repo_stats', arguments: { repo: 'nope' } })) as { content: Array<{ text: string }> };
+      assert.equal(none.content[0]!.text, 'No nodes for repo nope (repos: go, c)');
+    } finally {
+      await client.close();
+    }
     rmSync(join(ws.root, 'repos/c/synaptic-out'));
     const retry = synaptic(['workspace', 'update'], ws.root);
     assert.equal(retry.code, 0, retry.stderr);

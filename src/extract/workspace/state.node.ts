@@ -83,7 +83,10 @@ function readVersioned<T extends { format: number }>(file: string): T | null {
   } catch (err) {
     throw new WorkspaceError(`${file} is not valid JSON (${(err as Error).message}); remove it and run synaptic workspace build`);
   }
-  if (typeof doc !== 'object' || doc === null || typeof doc.format !== 'number') throw new WorkspaceError(`${file} has no format number; remove it and run synaptic workspace build`);
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new WorkspaceError(`${file} is not a JSON object; remove it and run synaptic workspace build`);
+  // (a hand-written workspace-state.json, as list_repos has read since before workspace build, has none)
+  if (doc.format === undefined) doc.format = 1;
+  if (typeof doc.format !== 'number') throw new WorkspaceError(`${file}: format must be a number; remove it and run synaptic workspace build`);
   if (doc.format > WORKSPACE_FORMAT) throw new WorkspaceError(`${file} was written by a newer synaptic (format ${doc.format}; this one reads up to ${WORKSPACE_FORMAT}): upgrade synaptic, or remove it to rebuild`);
   return doc;
 }

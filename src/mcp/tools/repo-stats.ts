@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sanitize } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { federatedRepos } from './workspace-repos.ts';
 
 const input = z.object({ repo: z.string().min(1).describe('The repo tag.') });
 
@@ -15,14 +16,14 @@ export function createRepoStatsTool(ctx: GraphToolContext): ToolDefinition<typeo
     inputSchema: input,
     annotations: READ_ONLY,
     async handler({ repo }) {
-      const engine = await ctx.engine();
-      const repos = engine.repos();
+      const repos = await federatedRepos(ctx);
       const r = repos.find((x) => x.repo === repo);
       if (!r) {
-        const known = repos.length ? ` (repos: ${repos.map((x) => sanitize(x.repo)).join(', ')})` : ' (this is a single-repo graph)';
+        const known = repos.length ? ` (repos: ${repos.map((x) => x.repo).join(', ')})` : ' (this is a single-repo graph)';
         return toolResult(`No nodes for repo ${sanitize(repo)}${known}`);
       }
-      return toolResult(`Repo ${sanitize(repo)}: ${r.nodes} nodes, ${r.edges} edges`);
+      if (r.failed) return toolResult(`Repo ${r.repo}: its last extraction failed (${r.failed})${r.source_hash ? `; src ${r.source_hash}` : ''}`);
+      return toolResult(`Repo ${r.repo}: ${r.nodes} nodes, ${r.edges} edges${r.source_hash ? `, src ${r.source_hash}` : ''}`);
     },
   };
 }
