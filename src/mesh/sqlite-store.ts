@@ -142,8 +142,11 @@ export class SqliteMeshStore implements MeshStore {
   private pid(project: string): number {
     const known = this.projectIds.get(project);
     if (known !== undefined) return known;
-    this.db.prepare('INSERT OR IGNORE INTO projects (key) VALUES (?)').run(project);
-    const id = (this.db.prepare('SELECT id FROM projects WHERE key = ?').get(project) as { id: number }).id;
+    // Read paths create the row too (a first look at an empty project): retried like any write.
+    const id = withRetry(() => {
+      this.db.prepare('INSERT OR IGNORE INTO projects (key) VALUES (?)').run(project);
+      return (this.db.prepare('SELECT id FROM projects WHERE key = ?').get(project) as { id: number }).id;
+    });
     this.projectIds.set(project, id);
     return id;
   }
