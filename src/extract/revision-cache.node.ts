@@ -1,7 +1,9 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGraphBytes } from '../graph/load.node.ts';
+import { parseManifest } from '../graph/manifest.ts';
 import type { GraphDocument } from '../graph/model.ts';
+import { outputPaths } from './git-changes.node.ts';
 import { LOCK_FILE } from './out/lock.node.ts';
 import { runExtract, type ExtractSummary } from './pipeline.node.ts';
 import { withWorktree, type Repo } from './worktree.node.ts';
@@ -32,6 +34,9 @@ export interface RevisionGraph {
   /** Files parsed by the build (the rest were reused from the neighbour). */
   parsed?: number;
   reused?: number;
+  /** The build's phases (ms) and how it linked, for benchmarks. */
+  phases?: ExtractSummary['timingsMs'];
+  linkMode?: ExtractSummary['linkMode'];
 }
 
 export interface RevisionCacheOptions {
@@ -72,6 +77,73 @@ function seedFrom(neighbour: string, into: string): void {
   }
 }
 
+/** Paths that differ between a commit and the working tree, untracked files included (undefined when git cannot say). */
+function changedSinceWorkingTree(repo: Repo, sha: string): Set<string> | undefined {
+  const diff = repo.git(['diff', '--name-only', '--no-renames', sha, '--'], { timeoutMs: 30_000 });
+  const untracked = repo.git(['ls-files', '--others', '--exclude-standard'], { timeoutMs: 30_000 });
+  if (!diff.ok || !untracked.ok) return undefined;
+  return new Set([...diff.stdout.split('\n'), ...untracked.stdout.split('\n')].filter(Boolean));
+}
+
+/**
+ * Gives the worktree's files that git says are identical to the neighbour's the size and mtime the
+ * neighbour's manifest recorded, so the update reuses them by a stat (as `synaptic update` does in
+ * place) instead of reading and hashing every file of a fresh checkout. For the served outputs a
+ * file is carried only while the working tree still has the stamp the manifest recorded (an edit
+ * since the served extract is parsed anew). Returns how many files were carried.
+ */
+function carryStamps(repo: Repo, neighbour: { dir: string; label: string }, sha: string, seed: string, worktree: string): number {
+  const manifest = parseManifest(readFileSync(join(seed, '.manifest.json'), 'utf8'));
+  if (!manifest) return 0;
+  const served = neighbour.label === 'served outputs';
+  const changed = served ? changedSinceWorkingTree(repo, sha) : diffNames(repo, neighbour.label, sha);
+  if (!changed) return 0;
+  let carried = 0;
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    if (changed.has(path)) continue;
+    const file = join(worktree, path);
+    try {
+      const st = statSync(file);
+      if (st.size !== entry.size || !st.isFile()) continue;
+      if (served) {
+        const live = statSync(join(repo.root, path));
+        if (live.size !== entry.size || live.mtimeMs !== entry.mtime_ms) continue;
+      }
+      const when = new Date(entry.mtime_ms);
+      utimesSync(file, when, when);
+      carried++;
+    } catch {
+      // not in this commit (or not readable): the walk decides
+    }
+  }
+  return carried;
+}
+
+/** The served outputs describe the working tree as it is: no untracked file, every file the stamp its manifest recorded. */
+function servedIsFresh(repo: Repo, outDir: string): boolean {
+  const untracked = repo.git(['ls-files', '--others', '--exclude-standard'], { timeoutMs: 30_000 });
+  if (!untracked.ok) return false;
+  const files = untracked.stdout.split('\n').filter(Boolean);
+  const outputs = new Set(outputPaths(repo.root, files));
+  if (files.some((f) => !outputs.has(f))) return false;
+  const manifest = parseManifest(readFileSync(join(outDir, '.manifest.json'), 'utf8'));
+  if (!manifest) return false;
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    try {
+      const st = statSync(join(repo.root, path));
+      if (st.size !== entry.size || st.mtimeMs !== entry.mtime_ms) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+function diffNames(repo: Repo, from: string, to: string): Set<string> | undefined {
+  const r = repo.git(['diff', '--name-only', '--no-renames', from, to, '--'], { timeoutMs: 30_000 });
+  return r.ok ? new Set(r.stdout.split('\n').filter(Boolean)) : undefined;
+}
+
 /** The graph of commit `sha`, from the cache or built (see the module comment). */
 export async function revisionGraph(repo: Repo, sha: string, options: RevisionCacheOptions): Promise<RevisionGraph> {
   const started = performance.now();
@@ -94,10 +166,23 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
   }
   mkdirSync(cacheDir, { recursive: true });
   const building = join(cacheDir, `.building-${sha}-${process.pid}-${Date.now()}`);
+  // The same tree as the neighbour (a cached commit, or fresh served outputs of a clean working tree):
+  // its outputs are this commit's graph as they are; nothing is checked out or extracted.
+  if (best && best.distance === 0 && (best.label !== 'served outputs' || servedIsFresh(repo, options.outDir))) {
+    try {
+      seedFrom(best.dir, building);
+      if (!existsSync(join(hit, 'graph.json'))) renameSync(building, hit);
+    } finally {
+      rmSync(building, { recursive: true, force: true });
+    }
+    evict(cacheDir);
+    return { sha, doc: readGraph(hit), how: 'update', from: best.label, distance: 0, parsed: 0, reused: 0, ms: performance.now() - started };
+  }
   let summary: ExtractSummary;
   try {
     if (best) seedFrom(best.dir, building);
     summary = await withWorktree(repo, sha, async (dir) => {
+      if (best) carryStamps(repo, best, sha, building, dir);
       return await runExtract({ root: dir, outDir: building, incremental: best !== undefined, ...(options.workers !== undefined ? { workers: options.workers } : {}) });
     });
     // Another call may have built it meanwhile: theirs is as good as ours.
@@ -110,7 +195,7 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
   }
   evict(cacheDir);
   const doc = readGraph(hit);
-  const counts = { parsed: summary.parsed, reused: summary.reused, ms: performance.now() - started };
+  const counts = { parsed: summary.parsed, reused: summary.reused, ms: performance.now() - started, phases: summary.timingsMs, linkMode: summary.linkMode };
   return best ? { sha, doc, how: 'update', from: best.label, distance: best.distance, ...counts } : { sha, doc, how: 'full', ...counts };
 }
 

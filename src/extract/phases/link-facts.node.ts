@@ -134,14 +134,25 @@ function relinkChanged(
     asBefore[path] = { ...asBefore[path]!, hash: prev.hash, status: prev.status };
     before.set(path, old.facts);
   }
-  if (plan.hashWith(asBefore) !== previous.inputs_hash) return no('inputs beyond the changed files');
+  let doc: GraphDocument | undefined;
+  if (plan.hashWith(asBefore) !== previous.inputs_hash) {
+    // A new HEAD alone (a commit since the last update, or another commit's worktree seeded with
+    // these outputs) changes only built_at_commit, which the relinked graph takes from this run.
+    try {
+      doc = folder.previousGraph(decoded);
+    } catch {
+      return no('graph.cbor');
+    }
+    if (doc.built_at_commit === plan.commit || plan.hashWith(asBefore, doc.built_at_commit) !== previous.inputs_hash) return no('inputs beyond the changed files');
+  }
   const deps = loadLinkCache(folder, state.link_cache, plan.version);
   if (!deps) return no('link cache');
-  let doc: GraphDocument;
-  try {
-    doc = folder.previousGraph(decoded);
-  } catch {
-    return no('graph.cbor');
+  if (!doc) {
+    try {
+      doc = folder.previousGraph(decoded);
+    } catch {
+      return no('graph.cbor');
+    }
   }
   const result = relink({
     facts, context, deps, before,

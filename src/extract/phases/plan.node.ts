@@ -34,8 +34,8 @@ export interface Plan {
   route: Route;
   /** Why the previous graph is neither kept nor used (a torn or damaged folder: see OutputFolder.checkGraph), sending the run down `full`. */
   damage: string | null;
-  /** The inputs hash of this run with other manifest entries (e.g. the changed files as they were). */
-  hashWith(files: Record<string, ManifestEntry>): string;
+  /** The inputs hash of this run with other manifest entries (e.g. the changed files as they were), and another commit. */
+  hashWith(files: Record<string, ManifestEntry>, commit?: string | null): string;
 }
 
 /** Engine named in the inputs hash (kept from when a TypeScript fallback could stand in for the core). */
@@ -53,8 +53,8 @@ export function planRun(scan: Scan, folder: OutputFolder, version: string, seed:
     if (status === 'ok') languages[w.language] = (languages[w.language] ?? 0) + 1;
   }
   const commit = readHeadCommit(scan.root);
-  const hashWith = (entries: Record<string, ManifestEntry>): string =>
-    hashInputs(version, seed, precise ? `${COMMUNITY_ENGINE}+checker` : COMMUNITY_ENGINE, commit, entries, scan.walk.skipped, scan.contextTexts);
+  const hashWith = (entries: Record<string, ManifestEntry>, at: string | null = commit): string =>
+    hashInputs(version, seed, precise ? `${COMMUNITY_ENGINE}+checker` : COMMUNITY_ENGINE, at, entries, scan.walk.skipped, scan.contextTexts);
   const inputsHash = hashWith(manifestFiles);
   const prevFiles = previous?.files ?? {};
   let added = 0;
