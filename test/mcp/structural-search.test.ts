@@ -109,6 +109,13 @@ describe('structural_search over stdio', () => {
     assert.match(text(r), /showing 2; raise limit/);
   });
 
+  it('get_node shows the captured parameters and return type (text and structured)', async () => {
+    const r = (await sdk.client.callTool({ name: 'get_node', arguments: { label: 'Emitter.on' } })) as { content: Array<{ text: string }>; structuredContent?: Record<string, unknown> };
+    assert.match(text(r), /\n {2}params: listener: Listener -> void(\n|$)/);
+    assert.deepEqual((r.structuredContent!.signature as { params: unknown[] }).params, [{ name: 'listener', type: 'Listener' }]);
+    assert.equal((r.structuredContent!.signature as { returns: string }).returns, 'void');
+  });
+
   it('synaptic query prints the same answer as text and --json', () => {
     const q = "MATCH (c:class)-[:method]->(m) WHERE c.name = 'Emitter' RETURN m ORDER BY m.line";
     const out = execFileSync(process.execPath, [...CLI_ARGS, 'query', q, '--graph', fx.graph], { encoding: 'utf8', env: fx.env });

@@ -1,7 +1,7 @@
 /**
  * A straightforward SYNQL evaluator over a parsed graph.json, the reference the planned one
  * (src/query/synql/) is checked against: every pattern node ranges over every node, relations are
- * walks over the link list, WHERE is interpreted once per complete binding, and properties are
+ * walks over each node's links, WHERE is interpreted once per complete binding, and properties are
  * computed from the JSON as docs/synql.md defines them. No index, no CSR, no anchoring. Slow on
  * purpose; it shares only the parser (the AST) with the code under test.
  */
@@ -122,7 +122,11 @@ export class NaiveSynql {
   private linksInto(id: string): JLink[] {
     if (!this.into) {
       this.into = new Map();
-      for (const l of this.doc.links) this.into.set(l.target, [...(this.into.get(l.target) ?? []), l]);
+      for (const l of this.doc.links) {
+        const list = this.into.get(l.target);
+        if (list) list.push(l);
+        else this.into.set(l.target, [l]);
+      }
     }
     return this.into.get(id) ?? [];
   }
@@ -130,7 +134,11 @@ export class NaiveSynql {
   private linksFrom(id: string): JLink[] {
     if (!this.from) {
       this.from = new Map();
-      for (const l of this.doc.links) this.from.set(l.source, [...(this.from.get(l.source) ?? []), l]);
+      for (const l of this.doc.links) {
+        const list = this.from.get(l.source);
+        if (list) list.push(l);
+        else this.from.set(l.source, [l]);
+      }
     }
     return this.from.get(id) ?? [];
   }
@@ -174,10 +182,9 @@ export class NaiveSynql {
     let layer = new Set([a]);
     for (let k = 1; k <= max && layer.size; k++) {
       const next = new Set<string>();
-      for (const l of this.doc.links) {
-        if (types.length && !types.includes(l.relation)) continue;
-        if (dir !== 'in' && layer.has(l.source)) next.add(l.target);
-        if (dir !== 'out' && layer.has(l.target)) next.add(l.source);
+      for (const x of layer) {
+        if (dir !== 'in') for (const l of this.linksFrom(x)) if (!types.length || types.includes(l.relation)) next.add(l.target);
+        if (dir !== 'out') for (const l of this.linksInto(x)) if (!types.length || types.includes(l.relation)) next.add(l.source);
       }
       if (k >= min) for (const x of next) out.add(x);
       layer = next;
@@ -194,8 +201,9 @@ export class NaiveSynql {
         for (const b of bindings) {
           const rel = i > 0 ? path.rels[i - 1]! : undefined;
           const reachable = rel ? this.reach(b.get(path.nodes[i - 1]!.v)!, rel.types, rel.dir, rel.min, rel.max) : undefined;
-          for (const cand of this.doc.nodes) {
-            if (b.has(np.v) && b.get(np.v) !== cand.id) continue;
+          // The first node of a path ranges over every node; a later one over what the relation reaches.
+          const cands = b.has(np.v) ? [this.byId.get(b.get(np.v)!)!] : reachable ? [...reachable].map((id) => this.byId.get(id)!) : this.doc.nodes;
+          for (const cand of cands) {
             if (np.kinds.length && !np.kinds.includes(String(cand.kind))) continue;
             if (!np.props.every((p) => eq(this.prop(cand.id, p.prop), p.value))) continue;
             if (reachable && !reachable.has(cand.id)) continue;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sanitize } from '../../query/sanitize.ts';
 import { toolResult, type ToolDefinition } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { paramsText, signatureObject } from './signature.ts';
 import { sanitizedCandidates, similarNames, unresolvedText } from './format.ts';
 
 const input = z.object({ label: z.string().min(1).describe('The symbol or file.') });
@@ -16,6 +17,7 @@ const output = z.looseObject({
   kind: z.string().optional(),
   visibility: z.string().optional(),
   loc: z.number().optional(),
+  signature: z.looseObject({}).nullable().optional(),
   dynamic_caveat: z.string().optional(),
   ambiguous: z.boolean().optional(),
   candidates: z.array(z.looseObject({})).optional(),
@@ -51,7 +53,11 @@ export function describeNodeMetadata(engine: import('../../query/engine.ts').Que
   ];
   if (node.visibility) lines.push(`  visibility: ${structured.visibility as string}`);
   if (loc !== undefined) lines.push(`  loc: ${loc}`);
-  if (node.signature?.raw) lines.push(`  signature: ${sanitize(node.signature.raw, 300)}`);
+  if (node.signature?.raw) {
+    lines.push(`  signature: ${sanitize(node.signature.raw, 300)}`);
+    lines.push(`  params: ${paramsText(node.signature) || '(none)'}${node.signature.returns ? ` -> ${sanitize(node.signature.returns, 200)}` : ''}`);
+    structured.signature = signatureObject(node.signature);
+  }
   if (node.doc) lines.push(`  doc: ${sanitize(node.doc, 300)}`);
   if (engine.isDuplicateLabel(v)) lines.push(`  qualified: ${sanitize(engine.qualified(v), 400)}`);
   if (node.kind !== 'file' && !engine.hasStaticDependents(v)) {

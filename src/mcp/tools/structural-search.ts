@@ -11,6 +11,7 @@ import { DEFAULT_LIMIT } from '../../query/synql/schema.ts';
 import { synqlIndex } from '../../query/synql/synql-index.ts';
 import { toolError, toolResult, type ToolDefinition, type ToolResult } from '../tool.ts';
 import { READ_ONLY, type GraphToolContext } from './context.ts';
+import { signatureObject } from './signature.ts';
 
 const input = z.object({
   query: z.string().optional().describe('SYNQL, e.g. MATCH (c:class) WHERE c.loc > 500 RETURN c'),
@@ -118,7 +119,6 @@ function cellText(engine: QueryEngine, c: Cell): string {
 
 function nodeObject(engine: QueryEngine, v: NodeId): Record<string, unknown> {
   const node = engine.ix.node(v);
-  const sig = node.signature;
   return {
     id: sanitize(node.id, 400),
     label: engine.safeLabel(v),
@@ -127,13 +127,7 @@ function nodeObject(engine: QueryEngine, v: NodeId): Record<string, unknown> {
     file: engine.safeFile(v),
     line: nodeLine(node),
     loc: nodeLoc(node),
-    signature: sig
-      ? {
-          params: sig.params.map((p) => ({ name: sanitize(p.name, 80), ...(p.type ? { type: sanitize(p.type, 200) } : {}), ...(p.optional ? { optional: true } : {}), ...(p.default !== undefined ? { default: true } : {}) })),
-          returns: sig.returns ? sanitize(sig.returns, 200) : null,
-          raw: sanitize(sig.raw, 300),
-        }
-      : null,
+    signature: signatureObject(node.signature),
   };
 }
 

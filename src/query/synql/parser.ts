@@ -56,11 +56,6 @@ class Parser {
     return this.tokens[this.i++]!;
   }
 
-  private ident(expected: string): Token {
-    if (this.tok.type !== 'ident') this.fail(expected);
-    return this.tokens[this.i++]!;
-  }
-
   /** A kind, relation type, property or column name: keywords allowed (the relation `contains`). */
   private name(expected: string): Token {
     const t = this.tok;

@@ -50,6 +50,17 @@ export class SynqlIndex {
     return this.kindMap.get(kind) ?? [];
   }
 
+  private readonly unions = new Map<string, NodeId[]>();
+
+  /** Nodes of any of the kinds, in id order (unions memoized: `function|method` is common). */
+  byKinds(kinds: ReadonlySet<string>): NodeId[] {
+    if (kinds.size === 1) return this.byKind([...kinds][0]!);
+    const key = [...kinds].sort().join('|');
+    let list = this.unions.get(key);
+    if (!list) this.unions.set(key, (list = sorted(([] as NodeId[]).concat(...[...kinds].map((k) => this.byKind(k))))));
+    return list;
+  }
+
   byName(name: string): NodeId[] {
     if (!this.nameMap) {
       const map = new Map<string, NodeId[]>();
@@ -78,7 +89,7 @@ export function anchorCandidates(sx: SynqlIndex, kinds: ReadonlySet<string> | nu
   const offer = (list: ArrayLike<NodeId> | null) => {
     if (list && (!best || list.length < best.length)) best = list;
   };
-  if (kinds) offer(kinds.size === 1 ? sx.byKind([...kinds][0]!) : sorted(([] as NodeId[]).concat(...[...kinds].map((k) => sx.byKind(k)))));
+  if (kinds) offer(sx.byKinds(kinds));
   for (const c of conjuncts) offer(lookup(sx, c));
   return best;
 }
