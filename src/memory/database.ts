@@ -4,7 +4,7 @@ import type { MemoryBackend } from './backend.ts';
 import { redactUrl } from './pg/connect.ts';
 import { dataDir } from './paths.ts';
 import { SqliteBackend } from './sqlite-backend.ts';
-import { writeFileAtomic } from '../vault/files.ts';
+import { writeTextAtomic } from './install/files.ts';
 
 /** Where team mode's settings live: `database` and `team` keys of settings.json in the data directory. */
 function settingsOf(env: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -79,5 +79,5 @@ export function setTeamSetting(key: 'database' | 'team', value: string | null, e
   else doc[key] = value;
   const dir = dataDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileAtomic(join(dir, 'settings.json'), `${JSON.stringify(doc, null, 2)}\n`);
+  writeTextAtomic(join(dir, 'settings.json'), `${JSON.stringify(doc, null, 2)}\n`, 0o600);
 }
