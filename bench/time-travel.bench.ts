@@ -1,0 +1,66 @@
+// time_travel_diff HEAD~20..HEAD against the extractions it is measured by (issue 19), in one process,
+// interleaved rounds on a copy of a real repository with history:
+//   full    a full extract of the working tree (the cold baseline)
+//   update  one incremental update after a one-file edit (the neighbour baseline)
+//   cold    time_travel_diff with no revision cached (the served outputs exist, as under serve)
+//   bare    time_travel_diff with no outputs at all (every revision a full extract)
+//   near    time_travel_diff with a cached neighbour (HEAD~21 and HEAD cached, HEAD~20 not)
+// Targets: near <= 3x update, cold <= 1.2x full. Prints min and median of each and the ratios.
+// Run: `TIME_TRAVEL_REPO=/tmp/corpus/hono npx tsx bench/time-travel.bench.ts` (the repo is copied first;
+// TIME_TRAVEL_ROUNDS, default 3).
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Core } from '../src/core/index.ts';
+import { runExtract } from '../src/extract/pipeline.node.ts';
+import { revisionsDir } from '../src/extract/revision-cache.node.ts';
+import { timeTravel } from '../src/extract/time-travel.node.ts';
+import { openRepo, resolveCommit } from '../src/extract/worktree.node.ts';
+
+const source = process.env.TIME_TRAVEL_REPO ?? '/tmp/corpus/hono';
+const rounds = Number(process.env.TIME_TRAVEL_ROUNDS ?? 3);
+const work = mkdtempSync(join(tmpdir(), 'synaptic-tt-bench-'));
+const repoDir = join(work, 'repo');
+cpSync(source, repoDir, { recursive: true, filter: (p) => !p.includes('synaptic-out') });
+const out = join(repoDir, 'synaptic-out');
+const core = await Core.load();
+const repo = openRepo(repoDir);
+const sha = (rev: string) => resolveCommit(repo, rev);
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+const times: Record<string, number[]> = { full: [], update: [], cold: [], bare: [], near: [] };
+const edited = execFileSync('git', ['-C', repoDir, 'ls-files', '*.ts'], { encoding: 'utf8' }).split('\n').find((f) => f.startsWith('src/'))!;
+const original = readFileSync(join(repoDir, edited), 'utf8');
+try {
+  for (let r = 0; r < rounds; r++) {
+    rmSync(out, { recursive: true, force: true });
+    times.bare!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core })));
+    rmSync(out, { recursive: true, force: true });
+    times.full!.push(await timed(() => runExtract({ root: repoDir, outDir: out, incremental: false })));
+    writeFileSync(join(repoDir, edited), `${original}\nexport function benchEdit${r}(): number {\n  return ${r};\n}\n`);
+    times.update!.push(await timed(() => runExtract({ root: repoDir, outDir: out, incremental: true })));
+    writeFileSync(join(repoDir, edited), original);
+    await runExtract({ root: repoDir, outDir: out, incremental: true });
+    rmSync(revisionsDir(out), { recursive: true, force: true });
+    times.cold!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core })));
+    // A cached neighbour: HEAD~21 and HEAD built, HEAD~20 not.
+    await timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~21', rev2: 'HEAD', core });
+    rmSync(join(revisionsDir(out), sha('HEAD~20')), { recursive: true, force: true });
+    times.near!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core })));
+  }
+} finally {
+  writeFileSync(join(repoDir, edited), original);
+}
+const min = (xs: number[]) => Math.min(...xs);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+for (const [k, xs] of Object.entries(times)) console.log(`${k.padEnd(7)} min ${min(xs).toFixed(0).padStart(6)} ms  median ${median(xs).toFixed(0).padStart(6)} ms  (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+console.log(`near / update: min ${(min(times.near!) / min(times.update!)).toFixed(2)}x, median ${(median(times.near!) / median(times.update!)).toFixed(2)}x (target <= 3)`);
+console.log(`cold / full:   min ${(min(times.cold!) / min(times.full!)).toFixed(2)}x, median ${(median(times.cold!) / median(times.full!)).toFixed(2)}x (target <= 1.2)`);
+console.log(`bare / full:   min ${(min(times.bare!) / min(times.full!)).toFixed(2)}x, median ${(median(times.bare!) / median(times.full!)).toFixed(2)}x (no outputs at all)`);
+rmSync(work, { recursive: true, force: true });
