@@ -127,6 +127,8 @@ test('json is node-link JSON equal to the graph; --repo keeps one member and onl
   const py = spawnSync('python3', ['-c', 'import json,sys,networkx as nx; g=nx.node_link_graph(json.load(sys.stdin), edges="links"); print(g.number_of_nodes(), g.number_of_edges())'], { input: JSON.stringify(all), encoding: 'utf8' });
   if (py.status === 0) assert.equal(py.stdout.trim(), `${doc.nodes.length} ${doc.links.length}`);
   else process.stderr.write(`(networkx not available to python3; node-link JSON checked by JSON.parse only)\n`);
+  const stdout = execFileSync(process.execPath, [CLI, 'export', 'json', '--graph', graphPath], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.deepEqual(JSON.parse(stdout), all, 'without --out the export goes to stdout');
   const evil = JSON.parse(exportTo('json', '--repo', 'evil')) as GraphDocument;
   assert.equal(evil.nodes.length, 5);
   assert.deepEqual(evil.links.map((l) => l.relation), ['imports_from'], 'links leaving the member are dropped');
