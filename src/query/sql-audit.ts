@@ -4,6 +4,7 @@
  * key, `SELECT *`. Graph-only (no source read), one pass over nodes and links. Browser-safe.
  */
 import type { GraphDocument, GraphNode } from '../graph/model.ts';
+import { isTestPath } from '../graph/test-paths.ts';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -68,9 +69,11 @@ export function auditSql(graph: AuditGraph): AuditReport {
     }
     if (typeof n.sql_injection === 'string') {
       const m = /^(L\d+) (\S+): (.*)$/.exec(n.sql_injection);
+      const inTest = n.is_test === true || isTestPath(n.source_file);
       findings.push({
-        rule_id: 'sql_injection', severity: 'critical', category: 'security',
-        title: `SQL built from a non-constant in ${m?.[2] ?? 'a raw query'} (${n.label})`,
+        // In test code the text rarely comes from a user: still worth a look, not an emergency.
+        rule_id: 'sql_injection', severity: inTest ? 'medium' : 'critical', category: 'security',
+        title: `SQL built from a non-constant in ${m?.[2] ?? 'a raw query'} (${n.label}${inTest ? ', test code' : ''})`,
         detail: `The query text splices in ${m?.[3] ?? n.sql_injection} by interpolation or concatenation instead of binding it as a parameter.`,
         location: at(n.source_file, m?.[1] ?? n.source_location),
         remediation: 'Pass the value as a bind parameter ($1 / ? placeholders with a values array, or a tagged sql`` template) instead of building the SQL text.',

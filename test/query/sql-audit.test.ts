@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { extractFileFacts } from '../../src/extract/file-facts.ts';
+import { linkGraph } from '../../src/extract/link/index.ts';
+import { buildProjectContext } from '../../src/extract/project-context.ts';
+import type { GraphDocument } from '../../src/graph/model.ts';
+import { auditGraphOf, auditSql } from '../../src/query/sql-audit.ts';
+
+async function audit(files: Record<string, string>) {
+  const facts = await Promise.all(Object.entries(files).map(([path, source]) =>
+    extractFileFacts({ path, source, language: path.endsWith('.sql') ? 'sql' : 'typescript' })));
+  const g = linkGraph(facts, buildProjectContext({}));
+  const doc = { directed: true, multigraph: true, graph: {}, nodes: g.nodes, links: g.links, hyperedges: [], built_at_commit: null } satisfies GraphDocument;
+  return auditSql(auditGraphOf(doc)).findings.map((f) => `${f.severity} ${f.rule_id} ${f.location}`);
+}
+
+test('policies never enforced, GRANT ALL to a role, SELECT *, and injection in test code (medium)', async () => {
+  assert.deepEqual(await audit({
+    'db/schema.sql': 'CREATE TABLE t (id int PRIMARY KEY);\nCREATE POLICY p ON t FOR ALL USING (true);\nGRANT ALL ON t TO app;\nGRANT SELECT ON t TO app_reader;\n',
+    'src/q.ts': 'export function all() { return pool.query("SELECT * FROM t"); }\n',
+    'test/q.test.ts': 'export function seed(id: string) { return pool.query(`DELETE FROM t WHERE id = ${id}`); }\n',
+  }), [
+    'high rls_not_enabled db/schema.sql:L1',
+    'medium grant_all db/schema.sql:L3',
+    'medium sql_injection test/q.test.ts:L1',
+    'info select_star src/q.ts:L1',
+  ]);
+});
+
+test('no SQL: an empty report says why', async () => {
+  const facts = [await extractFileFacts({ path: 'a.ts', source: 'export const a = 1;\n', language: 'typescript' })];
+  const g = linkGraph(facts, buildProjectContext({}));
+  const r = auditSql({ nodes: g.nodes, edges: [] });
+  assert.deepEqual(r.findings, []);
+  assert.match(r.summary, /^No SQL tables in the graph/);
+});
