@@ -1,6 +1,6 @@
 /**
  * Scores a written graph.json's call links against an oracle file (oracle.ts output), the way
- * score.ts scores an in-process extract: unique (caller, callee) pairs of `calls` links from
+ * score.ts scores an in-process extract: unique (caller, callee) pairs of `calls` and `instantiates` links from
  * TypeScript files, overload suffixes dropped, AMBIGUOUS links left out. For graphs the CLI wrote,
  * e.g. by `synaptic extract --precise`.
  *
@@ -23,7 +23,7 @@ const graph = JSON.parse(readFileSync(graphPath, 'utf8')) as { links: { source: 
 const strip = (id: string): string => id.replace(/~\d+$/, '');
 const ours = new Set<string>();
 for (const l of graph.links) {
-  if (l.relation !== 'calls' || l.confidence === 'AMBIGUOUS' || !file.test(l.source_file)) continue;
+  if ((l.relation !== 'calls' && l.relation !== 'instantiates') || l.confidence === 'AMBIGUOUS' || !file.test(l.source_file)) continue;
   ours.add(`${strip(l.source)}\t${strip(l.target)}`);
 }
 let tp = 0;

@@ -100,8 +100,9 @@ test('rev2 omitted: the working tree (dirty, untracked file included) is the ser
   assert.equal(r.isError, false, r.text);
   assert.match(r.text, /^HEAD \([0-9a-f]{12}\) -> the working tree: .* 1 files added/);
   assert.match(r.text, /src\/late\.ts -> src\/ring-a\.ts/);
-  // The served graph was extracted before 'hide': strings.ts and the new late.ts are the files parsed.
-  assert.match(r.text, /Graphs: HEAD cached; working tree updated from the served outputs \(2 files parsed\)/);
+  // The served graph was extracted before 'hide': strings.ts and the new late.ts are the files parsed,
+  // or only late.ts when the server's own staleness check caught strings.ts up first (timing).
+  assert.match(r.text, /Graphs: HEAD cached; working tree updated from the served outputs \([12] files parsed\)/);
 });
 
 test('bad input: an unknown revision, an option-shaped one, a worktree a killed run left behind', async () => {
