@@ -1,6 +1,7 @@
 import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
-import { bareName, namePieces, questionTokens, spelledAcronyms, stem, tokenVariants } from './tokens.ts';
+import { bareName, namePieces, questionTokens } from './tokens.ts';
+import { asksForDeclarations, questionTerms, tierFactors } from './rank-terms.ts';
 import { bodyFactor, CODE_TIER, fileTier, isDeclarationOnly, rememberCodeTiers, type CodeTier } from './code-tier.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 import { FrontierHeap, topMatches } from './rank-heaps.ts';
@@ -46,15 +47,6 @@ export interface RankResult {
 const PATH_WEIGHT = 0.3;
 /** A doc-comment word counts for less than a word of the name: comments mention what they use too. */
 const DOC_WEIGHT = 0.45;
-/** An abbreviation or expansion of a question word (`comp` for "completion"). */
-const VARIANT_WEIGHT = 0.8;
-/** A name word that is a truncation of a question word (`reg`/`exp` for "regular expressions"). */
-const TRUNCATION_WEIGHT = 0.5;
-/**
- * Score factor per code tier (library, secondary, test): a question about how the code works is
- * answered by the implementation first; tests and examples only when the question asks for them.
- */
-const TIER_FACTOR = [1, 0.5, 0.3];
 /** Score factor of an interface, a type alias or one of their members (code-tier.ts declarationOnly). */
 const DECLARATION_FACTOR = 0.6;
 const EXACT_BONUS = 2.5;
@@ -503,66 +495,6 @@ function dropOverloadRepeats(ix: GraphIndex, selected: RankedNode[]): void {
 }
 
 const OVERLOAD_SUFFIX = /~\d+$/;
-
-interface Term {
-  token: string;
-  /** The question words it stands for (bit i: token i). */
-  bits: number;
-  weight: number;
-}
-
-/**
- * What the label postings are searched for: the question's tokens, their abbreviations or
- * expansions, and acronyms the question spells out when some label holds them (`streamSSE` for
- * "server-sent events", covering all three words).
- */
-function questionTerms(ix: GraphIndex, question: string, tokens: readonly string[]): Term[] {
-  const bitOf = (token: string): number => {
-    const i = tokens.indexOf(token);
-    return i >= 0 && i < 31 ? 1 << i : 0;
-  };
-  const terms: Term[] = [];
-  const seen = new Set(tokens);
-  for (const token of tokens) {
-    terms.push({ token, bits: bitOf(token), weight: 1 });
-    for (const variant of tokenVariants(token)) {
-      if (seen.has(variant)) continue;
-      seen.add(variant);
-      terms.push({ token: variant, bits: bitOf(token), weight: VARIANT_WEIGHT });
-    }
-    // Code shortens words by truncation (`param`, `expr`, `sig`): a name word of 3+ letters that
-    // starts the question word and keeps at least 40% of it.
-    for (let k = Math.max(3, Math.ceil(token.length * 0.4)); k <= token.length - 2; k++) {
-      const prefix = token.slice(0, k);
-      if (seen.has(prefix) || !ix.labelPostings.has(prefix)) continue;
-      seen.add(prefix);
-      terms.push({ token: prefix, bits: bitOf(token), weight: TRUNCATION_WEIGHT });
-    }
-  }
-  for (const { acronym, words } of spelledAcronyms(question)) {
-    if (seen.has(acronym) || !ix.labelPostings.has(acronym)) continue;
-    seen.add(acronym);
-    let bits = 0;
-    for (const w of words) bits |= bitOf(stem(w));
-    terms.push({ token: acronym, bits, weight: 1 });
-  }
-  return terms;
-}
-
-/** Does the question ask for a type's shape ("what type", "the interface of")? Not "typed" or "typing". */
-function asksForDeclarations(question: string): boolean {
-  return /\b(types?|interfaces?|typedefs?|shapes?|signatures?)\b/i.test(question);
-}
-
-/** Tier factors for a question: tests and examples rank as implementation when it asks about them. */
-function tierFactors(tokens: readonly string[]): readonly number[] {
-  const asks = (...words: string[]) => words.some((w) => tokens.includes(stem(w)));
-  return [
-    TIER_FACTOR[CODE_TIER.library]!,
-    asks('example', 'benchmark', 'bench', 'fixture', 'mock', 'generated') ? 1 : TIER_FACTOR[CODE_TIER.secondary]!,
-    asks('test', 'spec', 'mock', 'fixture', 'coverage') ? 1 : TIER_FACTOR[CODE_TIER.test]!,
-  ];
-}
 
 function relWeight(rel: string): number {
   switch (rel) {
