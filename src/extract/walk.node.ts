@@ -192,9 +192,13 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
         continue;
       }
       if (kind !== 2 && kind !== 3) continue;
-      if (isIgnored(here, rel, false)) continue;
       const isContext = contextNames.has(name);
-      const language = languageForPath(rel);
+      // Project configuration is read even where a rule names it (never as a source): git keeps
+      // tracking a file added before or forced past its rule, as zod's own package.json under
+      // `**/package.json` (meant for generated subpath stubs); import resolution needs it.
+      const ignored = isIgnored(here, rel, false);
+      if (ignored && !isContext) continue;
+      const language = ignored ? null : languageForPath(rel);
       if (!language && !isContext) continue;
       steps.push({ kind: 'file', name, language, isContext, link: kind === 3 });
     }
@@ -273,7 +277,7 @@ export function walkRepository(root: string, options: WalkOptions = {}): WalkRes
   return { files, contextFiles, skipped };
 }
 
-const LISTINGS_VERSION = 3;
+const LISTINGS_VERSION = 4;
 
 /** A short stable name for the rules a plan was made under. */
 function planKey(text: string): string {
