@@ -37,4 +37,5 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'hazards', load: async () => (await import('./hazards.ts')).hazardsCommand },
   { name: 'refactor', load: async () => (await import('./refactor.ts')).refactorCommand },
   { name: 'prs', load: async () => (await import('./prs.ts')).prsCommand },
+  { name: 'advise-sql', load: async () => (await import('./advise-sql.ts')).adviseSqlCommand },
 ];

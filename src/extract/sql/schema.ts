@@ -81,6 +81,7 @@ export async function extractSqlFileFacts(input: { path: string; source: string 
         if (!tables.has(name)) tables.set(name, ti);
         edges.push({ from: -1, to: ti, relation: 'defines', line });
         let pk = false;
+        const keys = new Set<string>(); // first columns of the primary key and unique constraints (each has an index)
         for (const el of s.tableElts ?? []) {
           if (el.ColumnDef) {
             const col = String(el.ColumnDef.colname).toLowerCase();
@@ -88,15 +89,18 @@ export async function extractSqlFileFacts(input: { path: string; source: string 
             for (const c of el.ColumnDef.constraints ?? []) {
               const con = c.Constraint;
               if (con?.contype === 'CONSTR_PRIMARY') pk = true;
+              if (con?.contype === 'CONSTR_PRIMARY' || con?.contype === 'CONSTR_UNIQUE') keys.add(col);
               if (con?.contype === 'CONSTR_FOREIGN') foreignKey(ti, name, relName(con.pktable), [col], line);
             }
           } else if (el.Constraint) {
             const con = el.Constraint;
             if (con.contype === 'CONSTR_PRIMARY') pk = true;
+            const first = nameList(con.keys)[0];
+            if ((con.contype === 'CONSTR_PRIMARY' || con.contype === 'CONSTR_UNIQUE') && first) keys.add(first.toLowerCase());
             if (con.contype === 'CONSTR_FOREIGN') foreignKey(ti, name, relName(con.pktable), nameList(con.fk_attrs).map((c) => c.toLowerCase()), line);
           }
         }
-        symbols[ti]!.extra = { primary_key: pk };
+        symbols[ti]!.extra = { primary_key: pk, ...(keys.size ? { key_columns: [...keys].join(',') } : {}) };
         break;
       }
       case 'ViewStmt': {
@@ -112,7 +116,11 @@ export async function extractSqlFileFacts(input: { path: string; source: string 
         const t = relName(s.relation);
         const name = String(s.idxname ?? `${t}_idx`).toLowerCase();
         const columns = (s.indexParams ?? []).map((p: any) => String(p.IndexElem?.name ?? '').toLowerCase()).filter((c: string) => c);
-        const ii = add('index', name, name, -1, span, header, { table: t, columns: columns.join(','), ...(s.unique ? { unique: true } : {}) });
+        // Columns under an expression (`lower(email)`): the index serves predicates on that expression.
+        const exprColumns = [...new Set((s.indexParams ?? []).flatMap((p: any) => (p.IndexElem?.expr ? columnsIn(p.IndexElem.expr) : [])))];
+        const ii = add('index', name, name, -1, span, header, {
+          table: t, columns: columns.join(','), ...(exprColumns.length ? { expr_columns: exprColumns.join(',') } : {}), ...(s.unique ? { unique: true } : {}),
+        });
         edges.push({ from: ii, to: table(t), relation: 'indexes', line, columns });
         break;
       }
@@ -124,7 +132,12 @@ export async function extractSqlFileFacts(input: { path: string; source: string 
           if (cmd?.subtype === 'AT_EnableRowSecurity' || cmd?.subtype === 'AT_ForceRowSecurity') edges.push({ from: table(t), to: -1, relation: 'secured_by', line });
           const con = cmd?.subtype === 'AT_AddConstraint' ? cmd.def?.Constraint : undefined;
           if (con?.contype === 'CONSTR_FOREIGN') foreignKey(table(t), t, relName(con.pktable), nameList(con.fk_attrs).map((x) => x.toLowerCase()), line);
-          if (con?.contype === 'CONSTR_PRIMARY' && typeof table(t) === 'number') symbols[table(t) as number]!.extra = { primary_key: true };
+          if ((con?.contype === 'CONSTR_PRIMARY' || con?.contype === 'CONSTR_UNIQUE') && typeof table(t) === 'number') {
+            const sym = symbols[table(t) as number]!;
+            const first = nameList(con.keys)[0]?.toLowerCase();
+            const keys = [...new Set([...String(sym.extra?.key_columns ?? '').split(',').filter((k) => k), ...(first ? [first] : [])])];
+            sym.extra = { ...sym.extra, ...(con.contype === 'CONSTR_PRIMARY' ? { primary_key: true } : {}), ...(keys.length ? { key_columns: keys.join(',') } : {}) };
+          }
           if (cmd?.subtype === 'AT_AddColumn' && cmd.def?.ColumnDef && typeof table(t) === 'number') {
             const col = String(cmd.def.ColumnDef.colname).toLowerCase();
             add('column', `${t}.${col}`, col, table(t) as number, span, header);
@@ -167,4 +180,15 @@ export async function extractSqlFileFacts(input: { path: string; source: string 
     symbols, imports: [], exports: [], calls: [], bindings: [], typeRefs: [], hazards: [],
     sql: { edges, queries: [] },
   };
+}
+
+/** The column names an expression references (lower-cased, in order). */
+function columnsIn(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) { for (const x of node) columnsIn(x, out); return out; }
+  if (!node || typeof node !== 'object') return out;
+  for (const [key, value] of Object.entries(node as Record<string, any>)) {
+    if (key === 'ColumnRef') { const n = nameList(value?.fields); if (n.length) out.push(n[n.length - 1]!.toLowerCase()); continue; }
+    columnsIn(value, out);
+  }
+  return out;
 }

@@ -46,7 +46,7 @@ export function createAuditSqlTool(ctx: GraphToolContext): ToolDefinition<typeof
 const SQL_RELATIONS = ['secured_by', 'reads_from', 'writes_to'];
 
 /** The served graph's nodes and SQL edges, from the edge columns (the server drops link objects). */
-function auditGraph(engine: QueryEngine): AuditGraph {
+export function auditGraph(engine: QueryEngine): AuditGraph {
   const g = engine.ix.g;
   const wanted = new Map(SQL_RELATIONS.map((r) => [relationId(r), r]));
   const edges: AuditGraph['edges'] = {

@@ -28,6 +28,7 @@ import { createWorkingChangesImpactTool } from './working-changes-impact.ts';
 import { createPredictImpactTool } from './predict-impact.ts';
 import { createAffectedTestsTool } from './affected-tests.ts';
 import { createAuditSqlTool } from './audit-sql.ts';
+import { createAdviseSqlTool } from './advise-sql.ts';
 
 /** The graph tools in tools/list order. */
 export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
@@ -60,6 +61,7 @@ export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
     createPredictImpactTool(ctx),
     createAffectedTestsTool(ctx),
     createAuditSqlTool(ctx),
+    createAdviseSqlTool(ctx),
   ] as ToolDefinition[];
 }
 

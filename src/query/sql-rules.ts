@@ -1,0 +1,219 @@
+/**
+ * The SQL rules audit_sql (sql-audit.ts) and advise_sql (sql-advise.ts) share: the schema as the
+ * graph knows it (tables, indexed columns, row-level security), and one builder per rule, so a
+ * finding reads the same whichever tool reports it. Graph-only, browser-safe.
+ */
+import type { GraphNode } from '../graph/model.ts';
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface SqlFinding {
+  rule_id: string;
+  severity: Severity;
+  category: 'security' | 'performance' | 'schema';
+  title: string;
+  detail: string;
+  /** `file:Lline` (advise_sql: `query:Lline` for the candidate's own text). */
+  location: string;
+  remediation: string;
+  confidence: number;
+}
+
+export interface AuditReport {
+  version: 1;
+  summary: string;
+  findings: SqlFinding[];
+}
+
+/** The graph as the rules read it: nodes (with their attributes) and edges by node index. */
+export interface AuditGraph {
+  nodes: readonly GraphNode[];
+  /** Edges of the SQL relations (secured_by, reads_from, writes_to); others are ignored. */
+  edges: Iterable<{ source: number; target: number; relation: string }>;
+}
+
+/** What the graph says about the database schema. */
+export interface SqlSchema {
+  /** Tables and views, by bare lower-case name (the first definition). */
+  tables: Map<string, GraphNode>;
+  /** Every table node (a name defined twice appears twice). */
+  tableNodes: GraphNode[];
+  /** Table name -> first columns of its indexes, primary key and unique constraints. */
+  indexed: Map<string, Set<string>>;
+  /** Table name -> columns an expression index covers (`CREATE INDEX ON t (lower(email))`). */
+  exprIndexed: Map<string, Set<string>>;
+  /** Tables with row-level security enabled. */
+  rls: Set<GraphNode>;
+  policies: Map<GraphNode, GraphNode[]>;
+  /** Table -> a code symbol that reads or writes it. */
+  accessed: Map<GraphNode, GraphNode>;
+}
+
+const TABLE_KINDS = new Set(['table', 'view']);
+const COMMANDS = ['select', 'insert', 'update', 'delete'];
+
+const addTo = (m: Map<string, Set<string>>, key: string, value: string): void => {
+  if (value) (m.get(key) ?? m.set(key, new Set()).get(key)!).add(value);
+};
+
+/** One pass over the graph's nodes and SQL edges. */
+export function sqlSchemaOf(graph: AuditGraph): SqlSchema {
+  const nodes = graph.nodes;
+  const s: SqlSchema = { tables: new Map(), tableNodes: [], indexed: new Map(), exprIndexed: new Map(), rls: new Set(), policies: new Map(), accessed: new Map() };
+  for (const e of graph.edges) {
+    const source = nodes[e.source];
+    const target = nodes[e.target];
+    if (!source || !target) continue;
+    if (e.relation === 'secured_by') {
+      if (target.kind === 'file') s.rls.add(source);
+      else if (target.kind === 'policy') (s.policies.get(source) ?? s.policies.set(source, []).get(source)!).push(target);
+    } else if ((e.relation === 'reads_from' || e.relation === 'writes_to') && source.language !== 'sql' && !s.accessed.has(target)) s.accessed.set(target, source);
+  }
+  for (const n of nodes) {
+    if (TABLE_KINDS.has(n.kind)) {
+      const name = String(n.label);
+      if (n.kind === 'table') s.tableNodes.push(n);
+      if (!s.tables.has(name)) s.tables.set(name, n);
+      if (typeof n.key_columns === 'string') for (const c of n.key_columns.split(',')) addTo(s.indexed, name, c);
+    } else if (n.kind === 'index') {
+      const t = String(n.table);
+      if (typeof n.columns === 'string') addTo(s.indexed, t, n.columns.split(',')[0]!);
+      if (typeof n.expr_columns === 'string') for (const c of n.expr_columns.split(',')) addTo(s.exprIndexed, t, c);
+    }
+  }
+  return s;
+}
+
+/** The row-level-security findings of one table (`accessor`: who queries it, when the project uses RLS elsewhere). */
+export function tableRlsFindings(t: GraphNode, schema: SqlSchema, accessor: string | undefined): SqlFinding[] {
+  const name = t.label;
+  const pols = schema.policies.get(t) ?? [];
+  const loc = at(t.source_file, t.source_location);
+  const on = schema.rls.has(t);
+  if (on && pols.length === 0) {
+    return [{
+      rule_id: 'rls_no_policy', severity: 'medium', category: 'security', title: `Row-level security on ${name} without any policy`,
+      detail: `RLS is enabled on ${name} but no policy exists, so every role except the owner (and BYPASSRLS roles) sees no rows and can write none.`,
+      location: loc, remediation: `Add CREATE POLICY ... ON ${name} for the commands the application runs, or disable RLS if the table is owner-only.`, confidence: 0.9,
+    }];
+  }
+  const out: SqlFinding[] = [];
+  if (pols.length > 0) {
+    const commands = new Set(pols.map((p) => String(p.command ?? 'all')));
+    const missing = commands.has('all') ? [] : COMMANDS.filter((c) => !commands.has(c));
+    if (missing.length) {
+      out.push({
+        rule_id: 'rls_partial', severity: 'high', category: 'security', title: `Policies on ${name} cover ${[...commands].sort().join(', ')} but not ${missing.join(', ')}`,
+        detail: `${name} has ${pols.length} policy(ies) (${pols.map((p) => `${p.name ?? p.label} FOR ${String(p.command).toUpperCase()}`).join('; ')}); ${missing.map((c) => c.toUpperCase()).join(', ')} ${on ? 'are denied to every non-owner role' : 'run unchecked, and RLS is not enabled in any migration'}.`,
+        location: loc, remediation: `Add policies FOR ${missing.map((c) => c.toUpperCase()).join(' / ')} (or one FOR ALL), so every command the application runs is covered on purpose.`, confidence: 0.8,
+      });
+    }
+    if (!on) {
+      out.push({
+        rule_id: 'rls_not_enabled', severity: 'high', category: 'security', title: `Policies on ${name} but row-level security is never enabled`,
+        detail: `No migration runs ALTER TABLE ${name} ENABLE ROW LEVEL SECURITY, so its policies are not enforced.`,
+        location: loc, remediation: `ALTER TABLE ${name} ENABLE ROW LEVEL SECURITY;`, confidence: 0.85,
+      });
+    }
+  } else if (!on && schema.rls.size > 0 && accessor && t.kind === 'table') {
+    out.push({
+      rule_id: 'rls_missing', severity: 'high', category: 'security', title: `${name} is queried from code without row-level security`,
+      detail: `The project enables RLS on ${schema.rls.size} table(s), but not on ${name}, which ${accessor} queries.`,
+      location: loc, remediation: `Enable RLS on ${name} with policies, or record why it is intentionally shared.`, confidence: 0.6,
+    });
+  }
+  return out;
+}
+
+export function selectStarFinding(where: string, location: string): SqlFinding {
+  return {
+    rule_id: 'select_star', severity: 'info', category: 'performance', title: `SELECT * in ${where}`,
+    detail: 'Selecting every column reads and ships columns the caller may not use, and changes shape when the table does.',
+    location, remediation: 'List the columns the code uses.', confidence: 0.9,
+  };
+}
+
+/** A function, cast or arithmetic on a column in a predicate: medium when it hides an index on that column. */
+export function nonSargableFinding(table: string | undefined, column: string, expr: string, schema: SqlSchema, location: string): SqlFinding {
+  const indexed = table !== undefined && schema.indexed.get(table)?.has(column) === true;
+  return {
+    rule_id: 'non_sargable', severity: indexed ? 'medium' : 'low', category: 'performance', title: `Predicate on ${expr} cannot use an index on ${table ? `${table}.` : ''}${column}`,
+    detail: `The comparison applies ${expr} to the column, so a plain index on ${column} cannot serve it${indexed ? ` (and ${table} has one)` : ''}: every row is computed and compared.`,
+    location, remediation: `Compare the bare column (move the function or arithmetic to the other side), or CREATE INDEX ON ${table ?? '<table>'} ((${expr}));`, confidence: indexed ? 0.8 : 0.6,
+  };
+}
+
+export function leadingWildcardFinding(table: string | undefined, column: string, pattern: string, location: string): SqlFinding {
+  return {
+    rule_id: 'leading_wildcard', severity: 'medium', category: 'performance', title: `LIKE '${pattern}' on ${table ? `${table}.` : ''}${column} starts with %`,
+    detail: 'A pattern that starts with a wildcard cannot use a B-tree index: every row is scanned and matched.',
+    location, remediation: `Anchor the pattern (LIKE 'x%'), or index it for substring search: CREATE EXTENSION pg_trgm; CREATE INDEX ON ${table ?? '<table>'} USING gin (${column} gin_trgm_ops);`, confidence: 0.85,
+  };
+}
+
+export function noWhereFinding(command: 'update' | 'delete', table: string, location: string): SqlFinding {
+  return {
+    rule_id: 'missing_where', severity: 'high', category: 'security', title: `${command.toUpperCase()} on ${table} without WHERE`,
+    detail: `The statement ${command === 'update' ? 'rewrites' : 'removes'} every row of ${table}.`,
+    location, remediation: `Add a WHERE clause for the rows meant${command === 'delete' ? ' (or TRUNCATE, if emptying the table is the point)' : ''}.`, confidence: 0.7,
+  };
+}
+
+/** A filtered or joined column with no index whose first column it is. */
+export function unindexedFilterFinding(table: string, column: string, schema: SqlSchema, location: string): SqlFinding | null {
+  const t = schema.tables.get(table);
+  if (!t || t.kind !== 'table' || schema.indexed.get(table)?.has(column)) return null;
+  return {
+    rule_id: 'missing_filter_index', severity: 'medium', category: 'performance', title: `${table}.${column} is filtered on but has no index`,
+    detail: `No index, primary key or unique constraint of ${table} starts with ${column} (defined at ${at(t.source_file, t.source_location)}), so the predicate scans the table.`,
+    location, remediation: `CREATE INDEX ON ${table} (${column}); (skip if ${table} stays small)`, confidence: 0.6,
+  };
+}
+
+export function unknownTableFinding(table: string, near: string[], location: string): SqlFinding {
+  return {
+    rule_id: 'unknown_table', severity: 'high', category: 'schema', title: `No table or view named ${table} in the graph`,
+    detail: `No extracted .sql file creates ${table}${near.length ? `; near names: ${near.join(', ')}` : ''}.`,
+    location, remediation: near.length ? `Did you mean ${near.join(' or ')}?` : 'Check the name, or extract the migrations that create it.', confidence: 0.7,
+  };
+}
+
+/** Up to 3 table names within a small edit distance of `name`, closest first. */
+export function nearNames(name: string, names: Iterable<string>): string[] {
+  const max = Math.max(2, Math.floor(name.length / 3));
+  const scored: [string, number][] = [];
+  for (const n of names) {
+    if (Math.abs(n.length - name.length) > max) continue;
+    const d = editDistance(name, n);
+    if (d <= max) scored.push([n, d]);
+  }
+  return scored.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([n]) => n);
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+export function at(file: string, loc: string): string {
+  return `${file}:${loc}`;
+}
+
+const rank = (s: Severity): number => SEVERITIES.indexOf(s);
+
+/** Most severe first, then by location and rule. */
+export function sortFindings(findings: SqlFinding[]): SqlFinding[] {
+  return findings.sort((a, b) => rank(a.severity) - rank(b.severity) || (a.location < b.location ? -1 : a.location > b.location ? 1 : 0) || (a.rule_id < b.rule_id ? -1 : 1));
+}
+
+/** `n finding(s) (1 critical, 2 high)`. */
+export function countLine(findings: SqlFinding[]): string {
+  const counts = SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
+  return `${findings.length} finding(s)${counts.length ? ` (${counts.map(([s, n]) => `${n} ${s}`).join(', ')})` : ''}`;
+}
