@@ -103,10 +103,14 @@ export function tableRlsFindings(t: GraphNode, schema: SqlSchema, accessor: stri
     const commands = new Set(pols.map((p) => String(p.command ?? 'all')));
     const missing = commands.has('all') ? [] : COMMANDS.filter((c) => !commands.has(c));
     if (missing.length) {
+      // With RLS on, an uncovered command is denied (fail-closed: often on purpose, e.g. writes only by a
+      // service role that bypasses RLS): worth knowing, not a hole. With RLS off it runs unchecked.
       out.push({
-        rule_id: 'rls_partial', severity: 'high', category: 'security', title: `Policies on ${name} cover ${[...commands].sort().join(', ')} but not ${missing.join(', ')}`,
+        rule_id: 'rls_partial', severity: on ? 'low' : 'high', category: 'security', title: `Policies on ${name} cover ${[...commands].sort().join(', ')} but not ${missing.join(', ')}`,
         detail: `${name} has ${pols.length} policy(ies) (${pols.map((p) => `${p.name ?? p.label} FOR ${String(p.command).toUpperCase()}`).join('; ')}); ${missing.map((c) => c.toUpperCase()).join(', ')} ${on ? 'are denied to every non-owner role' : 'run unchecked, and RLS is not enabled in any migration'}.`,
-        location: loc, remediation: `Add policies FOR ${missing.map((c) => c.toUpperCase()).join(' / ')} (or one FOR ALL), so every command the application runs is covered on purpose.`, confidence: 0.8,
+        location: loc, remediation: on
+          ? `If the application runs ${missing.map((c) => c.toUpperCase()).join(' / ')} on ${name} as a role subject to RLS, add policies for them; if those run only as the owner or a BYPASSRLS role (a service key), nothing to do.`
+          : `Add policies FOR ${missing.map((c) => c.toUpperCase()).join(' / ')} (or one FOR ALL), so every command the application runs is covered on purpose.`, confidence: 0.8,
       });
     }
     if (!on) {

@@ -34,3 +34,17 @@ test('no SQL: an empty report says why', async () => {
   assert.deepEqual(r.findings, []);
   assert.match(r.summary, /^No SQL tables in the graph/);
 });
+
+test('policies on some commands: low while RLS is on (the rest is denied), high when RLS is off', async () => {
+  const policies = 'CREATE POLICY read ON t FOR SELECT USING (true);\n';
+  assert.deepEqual(await audit({ 'db/a.sql': `CREATE TABLE t (id int PRIMARY KEY);\nALTER TABLE t ENABLE ROW LEVEL SECURITY;\n${policies}` }), ['low rls_partial db/a.sql:L1']);
+  assert.deepEqual(await audit({ 'db/a.sql': `CREATE TABLE t (id int PRIMARY KEY);\n${policies}` }), ['high rls_not_enabled db/a.sql:L1', 'high rls_partial db/a.sql:L1']);
+});
+
+test('real-world migration files: Go-template placeholders and an empty seed.sql parse', async () => {
+  // supabase/auth: `{{ index .Options "Namespace" }}.users`; a comment-free empty seed file.
+  assert.deepEqual(await audit({
+    'migrations/00_init.up.sql': 'CREATE TABLE IF NOT EXISTS {{ index .Options "Namespace" }}.users (\n  id uuid NOT NULL,\n  instance_id uuid NULL REFERENCES {{ index .Options "Namespace" }}.instances (id)\n);\n',
+    'supabase/seed.sql': '',
+  }), ['medium missing_fk_index migrations/00_init.up.sql:L1', 'low missing_primary_key migrations/00_init.up.sql:L1']);
+});

@@ -16,6 +16,7 @@ export interface PgStatement { stmt: Record<string, any>; location: number; leng
 
 /** Parses SQL text (the parser must be loaded). Throws the parser's error (message + cursor) on bad SQL. */
 export function parsePg(sql: string): PgStatement[] {
+  if (!sql.trim()) return []; // an empty file (a placeholder seed.sql) holds no statement; the parser would throw
   const out = parseSync(sql) as { stmts?: { stmt: Record<string, any>; stmt_location?: number; stmt_len?: number }[] };
   return (out.stmts ?? []).map((s) => ({ stmt: s.stmt, location: s.stmt_location ?? 0, length: s.stmt_len ?? 0 }));
 }

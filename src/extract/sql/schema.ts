@@ -28,8 +28,17 @@ function lineIndex(bytes: Uint8Array): (offset: number) => number {
 const LEADING = /^(?:\s+|--[^\n]*|\/\*[\s\S]*?\*\/)*/;
 const POLICY_COMMANDS = new Set(['all', 'select', 'insert', 'update', 'delete']);
 
+/** A template placeholder of a migration tool (Go templates in goose/pop migrations, dbt's `{{ ref('x') }}`), on one line. */
+const TEMPLATE = /\{\{[^{}\n]*\}\}/g;
+
+/** Each placeholder read as an identifier of the same byte length (`{{ index .Options "Namespace" }}.users` -> `   ...t.users`), so offsets and lines stay. */
+export function untemplate(source: string): string {
+  return source.includes('{{') ? source.replace(TEMPLATE, (m) => ' '.repeat(Buffer.byteLength(m) - 1) + 't') : source;
+}
+
 export async function extractSqlFileFacts(input: { path: string; source: string }): Promise<FileFacts> {
-  const { path, source } = input;
+  const path = input.path;
+  const source = untemplate(input.source);
   await loadPgParser();
   const bytes = Buffer.from(source, 'utf8');
   const lineOf = lineIndex(bytes);
