@@ -94,7 +94,7 @@ function sentence(rng: Rng, vocab: Vocabulary, words: number): string {
   return s[0]!.toUpperCase() + s.slice(1) + '.';
 }
 
-function memoryText(rng: Rng, vocab: Vocabulary): string {
+export function memoryText(rng: Rng, vocab: Vocabulary): string {
   const sentences = 1 + rng.below(3);
   const parts: string[] = [];
   for (let i = 0; i < sentences; i++) parts.push(sentence(rng, vocab, 6 + rng.below(14)));
@@ -302,7 +302,7 @@ export async function runPgMemoryBench(opts: MemoryBenchOptions = {}): Promise<P
           cols,
         );
       }
-      await store.pool.query('VACUUM ANALYZE memories');
+      await store.pool.query('VACUUM ANALYZE'); // memories and its postings (memory_terms), as autovacuum leaves a settled database
       const populateSeconds = (Date.now() - t0) / 1000;
       const remember: Sample[] = [];
       for (let i = 0; i < iterations; i++) {

@@ -243,6 +243,55 @@ describe('postgres only', { skip: skipPg ?? false }, () => {
     }
   });
 
+  test('migration 2: the postings recall reads follow every write (remember, supersede, forget, restore, import) and are backfilled from version 1', async () => {
+    const url = cluster!.createDatabase(`post${++dbCounter}`);
+    // A version-1 database holding memories, as the previous release left it.
+    const { default: pg } = await import('pg');
+    const { PG_MIGRATIONS } = await import('../../src/memory/pg/schema.ts');
+    const { migratePg } = await import('../../src/memory/pg/connect.ts');
+    const pool = new pg.Pool({ connectionString: url });
+    try {
+      await migratePg(pool, url, PG_MIGRATIONS.slice(0, 1));
+      await pool.query("INSERT INTO projects (team, key) VALUES ('default', $1)", [A]);
+      await pool.query(
+        `INSERT INTO memories (team, body, source, project_id, scope_key, created, changed, digest, state, search)
+         VALUES ('default', 'Old rows are indexed too.', 's', 1, 1, 1, 1, 1, 0, to_tsvector('synaptic_memory', 'old rows are indexed too s'))`,
+      );
+    } finally {
+      await pool.end();
+    }
+    const s = await openMemoryBackend({ url, env: {} });
+    const pgStore = s as unknown as { pool: import('pg').Pool };
+    // Every live memory's lexemes, and nothing else, are in memory_terms.
+    const consistent = async () => {
+      const { rows } = await pgStore.pool.query<{ missing: number; extra: number }>(
+        `WITH want AS (SELECT team, unnest(tsvector_to_array(search)) AS term, id, scope_key FROM memories WHERE state = 0)
+         SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT SELECT team, term, id, scope_key FROM memory_terms) a) AS missing,
+                (SELECT count(*) FROM (SELECT team, term, id, scope_key FROM memory_terms EXCEPT SELECT * FROM want) b) AS extra`,
+      );
+      assert.deepEqual(rows[0], { missing: 0, extra: 0 });
+    };
+    try {
+      await consistent();
+      assert.deepEqual((await s.recall({ query: 'indexed rows', project: A })).memories.map((m) => m.id), [1]);
+      const a = await s.remember({ content: 'Deploys go through the staging queue.', source: 's', scope: 'project', project: A });
+      const b = await s.remember({ content: 'Deploys go through the release train.', source: 's', scope: 'project', project: A, supersedes: [a.id] });
+      await consistent();
+      assert.deepEqual((await s.recall({ query: 'deploys staging', project: A })).memories.map((m) => m.id), [b.id]);
+      await s.forget(b.id);
+      await consistent();
+      assert.deepEqual((await s.recall({ query: 'deploys', project: A })).memories, []);
+      await s.restore(a.id);
+      await consistent();
+      assert.deepEqual((await s.recall({ query: 'staging queue', project: A })).memories.map((m) => m.id), [a.id]);
+      await s.importRecords([{ ...(await s.show(a.id)).memory, id: 99, body: 'Imported: staging is frozen on Fridays.', created: 5 }]);
+      await consistent();
+      assert.equal((await s.recall({ query: 'frozen staging', project: A })).memories[0]?.body, 'Imported: staging is frozen on Fridays.');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('the database going away mid-session gives a clear error; memory works again when it is back', async () => {
     const url = cluster!.createDatabase(`gone${++dbCounter}`);
     const s = await openMemoryBackend({ url, env: {} });

@@ -9,6 +9,9 @@ import { checkRemember, checkSupersedable, digestOf, historyOf, recallLimit, sha
 import { STATES, type MemoryRecord, type ReadInput, type RecallInput, type RememberInput, type RememberResult, type StoredRow } from '../types.ts';
 import { migratePg, poolConfig, redactUrl, unavailable } from './connect.ts';
 
+/** Postings read per lexeme to find an all-terms match's rarest one (which then drives the scan). */
+const RARITY_SAMPLE = 200;
+
 interface Row extends StoredRow {
   scope_key: number;
   project_id: number;
@@ -259,24 +262,38 @@ export class PgMemoryStore implements MemoryBackend {
     return out;
   }
 
-  /** A total, df or match request as SQL with its values inlined (escaped), or null when it can match nothing. */
+  /**
+   * A total, df or match request as SQL with its values inlined (escaped), or null when it can match
+   * nothing. Matches read the postings table (migration 2) newest first: the query's lexemes (the
+   * same to_tsvector the rows were indexed with), the one with the fewest postings drives the scan,
+   * every other lexeme is an index probe per candidate. A scoped window reads each scope's newest
+   * postings on their own index range and merges them, so it reads at most `window` rows per scope.
+   */
   private requestSql(r: RankRequest): string | null {
-    const team = this.pgModule.escapeLiteral(this.team);
+    const lit = (v: string) => this.pgModule.escapeLiteral(v);
+    const team = lit(this.team);
     if (r.kind === 'total') return `SELECT count(*) AS n, max(id) AS top FROM memories WHERE team = ${team} AND state = 0`;
     if (r.kind === 'meta') return null;
+    // A match of one term (the per-term windows, df samples) or of all of them: both are "every lexeme of these words".
     const terms = r.kind === 'df' ? [r.term] : r.terms;
+    if (r.kind === 'match' && r.op === 'OR' && terms.length !== 1) throw new RangeError('an OR window is one term');
     const words = terms.map(searchWords).filter((w) => w !== '');
     if (words.length === 0) return null;
-    const op = r.kind === 'df' ? 'OR' : r.op;
-    const query =
-      op === 'AND'
-        ? `plainto_tsquery('synaptic_memory', ${this.pgModule.escapeLiteral(words.join(' '))})`
-        : `to_tsquery('synaptic_memory', ${this.pgModule.escapeLiteral(words.map((w) => `'${w}'`).join(' | '))})`;
-    const projectId = r.kind === 'df' ? undefined : r.projectId;
-    const scope = projectId === undefined ? '' : projectId === null ? ' AND scope_key = 0' : ` AND scope_key IN (0, ${Number(projectId)})`;
-    const window = r.kind === 'df' ? DF_SAMPLE : Math.floor(r.window);
-    const match = `SELECT id FROM memories WHERE team = ${team} AND state = 0 AND search @@ ${query}${scope} ORDER BY id DESC LIMIT ${window}`;
-    return r.kind === 'df' ? `SELECT count(*) AS count, min(id) AS oldest FROM (${match}) s` : match;
+    const lexemes = `l AS MATERIALIZED (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('synaptic_memory', ${lit(words.join(' '))})))::text AS term)`;
+    const driver =
+      words.length === 1
+        ? 'd AS MATERIALIZED (SELECT term FROM l ORDER BY term LIMIT 1)'
+        : // The rarest lexeme: fewest of its newest RARITY_SAMPLE postings, then the sparsest (oldest reach).
+          `d AS MATERIALIZED (SELECT l.term FROM l, LATERAL (SELECT count(*) AS n, min(id) AS oldest FROM (SELECT c.id FROM memory_terms c WHERE c.team = ${team} AND c.term = l.term ORDER BY c.id DESC LIMIT ${RARITY_SAMPLE}) x) s ORDER BY s.n, s.oldest, l.term LIMIT 1)`;
+    const holdsAll = `NOT EXISTS (SELECT 1 FROM l WHERE l.term <> p.term AND NOT EXISTS (SELECT 1 FROM memory_terms q WHERE q.team = ${team} AND q.term = l.term AND q.id = p.id))`;
+    const scan = (scope: string, window: number) =>
+      `SELECT p.id FROM memory_terms p WHERE p.team = ${team} AND p.term = (SELECT term FROM d)${scope} AND ${holdsAll} ORDER BY p.id DESC LIMIT ${window}`;
+    const head = `WITH ${lexemes}, ${driver} `;
+    if (r.kind === 'df') return `${head}SELECT count(*) AS count, min(id) AS oldest FROM (${scan('', DF_SAMPLE)}) s`;
+    const window = Math.floor(r.window);
+    if (r.projectId === undefined) return `${head}${scan('', window)}`;
+    if (r.projectId === null) return `${head}${scan(' AND p.scope_key = 0', window)}`;
+    return `${head}SELECT id FROM ((${scan(' AND p.scope_key = 0', window)}) UNION ALL (${scan(` AND p.scope_key = ${Number(r.projectId)}`, window)})) u ORDER BY id DESC LIMIT ${window}`;
   }
 
   private async recentIds(projectId: number | null, limit: number): Promise<number[]> {
