@@ -42,17 +42,17 @@ const rows = (r: ReturnType<typeof readinessAudit>) => r.findings.map((f) => `${
 test('every planted problem is found once, ranked by severity and reach, and no clean twin', () => {
   const r = readinessAudit(engine, { source: readinessSource(realRoot(repo)) });
   assert.deepEqual(rows(r), [
-    'critical throw_not_implemented src/accounts.ts:L11',
+    'critical throw_not_implemented src/accounts.ts:L10',
     'critical raise_not_implemented py/billing/payments.py:L15',
     'high panic_todo go/jobs/jobs.go:L7',
     'high todo_macro rust/src/lib.rs:L3',
-    'medium empty_body src/accounts.ts:L21',
-    'medium return_null_stub src/accounts.ts:L29',
+    'medium empty_body src/accounts.ts:L20',
+    'medium return_null_stub src/accounts.ts:L28',
     'medium todo_marker py/billing/payments.py:L19',
     'medium return_null_stub py/billing/payments.py:L23',
     'medium missing_lockfile package.json',
     'medium missing_license package.json',
-    'low todo_marker src/accounts.ts:L40',
+    'low todo_marker src/accounts.ts:L39',
     'low missing_engines package.json',
     'low missing_ci project root',
     'low generated_in_graph generated/',
@@ -64,7 +64,7 @@ test('every planted problem is found once, ranked by severity and reach, and no 
   assert.equal(create.category, 'sentinel');
   assert.deepEqual(create.node_ids, ['src/accounts.ts#createAccount']);
   assert.ok(create.impact!.entry_points >= 1 && create.impact!.dependents >= 1, JSON.stringify(create.impact));
-  assert.match(create.evidence[0]!, /^src\/accounts\.ts:L11: throw new Error\('Not implemented'\);$/);
+  assert.match(create.evidence[0]!, /^src\/accounts\.ts:L10: throw new Error\('Not implemented'\);$/);
   assert.equal(create.subsystem, 'src');
   // An exported sentinel nothing calls is high (public API), not critical.
   assert.deepEqual(by('panic_todo').impact, { dependents: 0, entry_points: 0, is_entry: true });
@@ -119,7 +119,7 @@ test('profiles: a language profile scans only its files; generic runs the langua
   const generic = readinessAudit(engine, { profile: 'generic', source });
   assert.ok(!generic.findings.some((f) => f.category === 'stub'));
   assert.deepEqual(generic.findings.filter((f) => f.category === 'sentinel').map((f) => `${f.rule_id} ${f.location}`), [
-    'sentinel_text src/accounts.ts:L11', 'sentinel_text go/jobs/jobs.go:L7',
+    'sentinel_text src/accounts.ts:L10', 'sentinel_text go/jobs/jobs.go:L7',
   ]);
   assert.deepEqual(generic.skipped.map((s) => s.check), ['stubs']);
 });

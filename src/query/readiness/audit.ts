@@ -10,7 +10,7 @@ import type { QueryEngine } from '../engine.ts';
 import type { GraphIndex } from '../graph-index.ts';
 import { generatedCommitted, generatedInGraph, parseFailures } from './graph-rules.ts';
 import { entryMask, ImpactWalker, testMask } from './impact.ts';
-import { findMarkers, findSentinels, type SentinelRule } from './line-rules.ts';
+import { findMarkers, findSentinels, MARKER_HINT, SENTINEL_HINT, type SentinelRule } from './line-rules.ts';
 import { metadataFindings, type ProjectFiles } from './metadata.ts';
 import { NOOP_NAME, nullIsTheType, stubBody } from './stubs.ts';
 import {
@@ -43,6 +43,13 @@ const PROFILE_LANGUAGES: Record<string, ReadonlySet<string>> = {
 };
 const STUB_KINDS: ReadonlySet<string> = new Set(['function', 'method']);
 const SUBCLASS_RELATIONS: ReadonlySet<string> = new Set(['extends', 'inherits', 'implements']);
+/** A stub is short: a longer span (signature, docstring and a one-line body) holds real code. */
+const MAX_STUB_LINES = 15;
+const STAND_IN = /noop|null|fake|mock|dummy|stub/i;
+/** A component (capitalized function in a .jsx / .tsx file) that renders null renders nothing on purpose. */
+const COMPONENT_FILE = /\.[jt]sx$/;
+/** Benchmarks are not shipped: their stubs and notes block nothing. */
+const BENCH_PATH = /(?:^|\/)(?:bench|benches|benchmark|benchmarks)\//;
 const DECLARATION_FILE = /\.d\.[cm]?ts$|\.pyi$/;
 const ABSTRACT_DECORATOR = /@(?:abc\.)?abstract(?:method|property)|@overload\b|@typing\.overload\b/;
 const ABSTRACT_OWNER = /\((?:[^)]*[\s,(.])?(?:Protocol|ABC)\b|metaclass\s*=\s*(?:abc\.)?ABCMeta|\babstract\s+class\b/;
@@ -98,6 +105,21 @@ class SymbolFacts {
     return false;
   }
 
+  /** The method's owner type has subclasses (so the method is a default they may override). */
+  hasSubclasses(v: NodeId): boolean {
+    const ix = this.ix;
+    const o = this.owner(v);
+    if (o === undefined) return false;
+    for (let i = ix.inOff[o]!; i < ix.inOff[o + 1]!; i++) if (SUBCLASS_RELATIONS.has(ix.relName(ix.inEdges[i]!))) return true;
+    return false;
+  }
+
+  /** The owner type's name says it is a stand-in (a Noop / Null / Fake / Mock / Dummy / Stub type). */
+  ownerIsStandIn(v: NodeId): boolean {
+    const o = this.owner(v);
+    return o !== undefined && STAND_IN.test(this.ix.node(o).label);
+  }
+
   /** The method overrides or implements one of a parent type (its owner extends or implements something). */
   mayOverride(v: NodeId): boolean {
     const ix = this.ix;
@@ -120,13 +142,32 @@ function spanText(lines: readonly string[], span: { start_line: number; start_co
   return parts.join('\n');
 }
 
+/** The sentinel is the function's only statement (its other lines are braces, comments, docstrings, decorators). */
+function wholeBody(lines: readonly string[], span: { start_line: number; end_line: number }, sentinel: number, language: string): boolean {
+  const hash = language === 'python';
+  let doc = false;
+  for (let l = span.start_line + 1; l <= span.end_line && l <= lines.length; l++) {
+    if (l === sentinel) continue;
+    const t = lines[l - 1]!.trim();
+    if (hash && /^[rbuRBU]{0,2}(\"\"\"|''')/.test(t) || doc) {
+      const quotes = (t.match(/\"\"\"|'''/g) ?? []).length;
+      if (quotes % 2 === 1) doc = !doc;
+      continue;
+    }
+    if (t === '' || /^[{}()\[\];,]*$/.test(t) || /^(?:\/\/|\/\*|\*|#|@)/.test(t)) continue;
+    return false;
+  }
+  return true;
+}
+
 /** Community label's folder (its text before " — "; a file's folder), else the file's first folders. */
 function subsystemOf(ix: GraphIndex, labels: Record<string, string> | undefined, v: NodeId): string {
   const n = ix.node(v);
   const label = n.community !== undefined ? labels?.[String(n.community)] : undefined;
   let name = label ? label.split(' — ')[0]!.trim() : '';
   if (/\.[A-Za-z0-9]+$/.test(name) && name.includes('/')) name = name.slice(0, name.lastIndexOf('/'));
-  if (name) return name;
+  // The community's folder when the file is in it (a community can mix folders: then the file's own).
+  if (name && (n.source_file.startsWith(`${name}/`) || n.source_file === name)) return name;
   const parts = n.source_file.split('/');
   return parts.length <= 1 ? '.' : parts.slice(0, Math.min(2, parts.length - 1)).join('/');
 }
@@ -135,30 +176,35 @@ function subsystemOf(ix: GraphIndex, labels: Record<string, string> | undefined,
 function scanFile(engine: QueryEngine, facts: SymbolFacts, fileNode: NodeId, text: string, language: string, generic: boolean, out: RawFinding[]): void {
   const ix = engine.ix;
   const file = ix.node(fileNode).source_file;
-  const lines = text.split(/\r?\n/);
+  const lines = text.split('\n');
   const at = (line: number) => `${file}:L${line}`;
   const lineText = (line: number) => `${at(line)}: ${lines[line - 1]!.trim().slice(0, 120)}`;
-  const decorated = (v: NodeId) => {
+  const decorated = (v: NodeId, any = false) => {
     const s = ix.node(v).span?.start_line ?? 0;
-    return lines.slice(Math.max(0, s - 4), Math.max(0, s - 1)).some((l) => ABSTRACT_DECORATOR.test(l));
+    return lines.slice(Math.max(0, s - 4), Math.max(0, s - 1)).some((l) => (any ? /^\s*@/.test(l) : ABSTRACT_DECORATOR.test(l)));
   };
   const sentinelNodes = new Set<NodeId>();
-  for (const hit of findSentinels(lines, language, generic)) {
+  for (const hit of SENTINEL_HINT.test(text) ? findSentinels(lines, language, generic) : []) {
     const v = engine.enclosing(file, hit.line) ?? fileNode;
     if (v !== fileNode && (facts.isHook(v) || decorated(v))) continue;
     sentinelNodes.add(v);
     const label = ix.node(v).label;
+    const span = ix.node(v).span;
+    // One branch of a real body ("this case is not supported"), or a base class's default: a level lower each.
+    const partial = v !== fileNode && span !== undefined && !wholeBody(lines, span, hit.line, language);
+    const base = v !== fileNode && facts.hasSubclasses(v);
     out.push({
-      rule_id: hit.rule, severity: 'medium', category: 'sentinel', reach: 'sentinel', node: v,
-      title: `${v === fileNode ? file : label} ${SENTINEL_TITLE[hit.rule]}`,
-      detail: `\`${hit.text}\` at run time: every path that reaches ${v === fileNode ? 'this module' : label} fails there. It marks code that was never written.`,
+      rule_id: hit.rule, severity: 'medium', category: 'sentinel', reach: 'sentinel', node: v, lowerBy: (partial ? 1 : 0) + (base ? 1 : 0),
+      title: `${v === fileNode ? file : label} ${SENTINEL_TITLE[hit.rule]}${partial ? ' in one branch' : ''}${base ? ' (a base-class default)' : ''}`,
+      detail: `\`${hit.text}\` at run time: ${partial ? `the paths through this branch of ${label} fail there (the rest of it is written)` : `every path that reaches ${v === fileNode ? 'this module' : label} fails there`}. It marks code that was never written.`,
       location: at(hit.line), evidence: [lineText(hit.line)],
       remediation: 'Implement it, or remove it from the public surface (and its callers) until it is; if it is an abstract hook, declare it abstract so subclasses must override it.',
       confidence: generic ? 0.7 : 0.9,
     });
   }
   const markers = new Map<NodeId, ReturnType<typeof findMarkers>>();
-  for (const m of findMarkers(lines, language)) {
+  for (const m of MARKER_HINT.test(text) ? findMarkers(lines, language) : []) {
+    if (m.text.includes('Remove this comment to see the full error message') || /ts-migrate\(\d+\)/.test(lines[m.line - 1]!)) continue; // ts-migrate's generated suppressions
     const v = engine.enclosing(file, m.line) ?? fileNode;
     let list = markers.get(v);
     if (!list) markers.set(v, (list = []));
@@ -180,13 +226,23 @@ function scanFile(engine: QueryEngine, facts: SymbolFacts, fileNode: NodeId, tex
   if (generic || DECLARATION_FILE.test(file)) return;
   for (const v of ix.byFile.get(file) ?? []) {
     const n = ix.node(v);
-    if (!STUB_KINDS.has(n.kind) || !n.span || sentinelNodes.has(v) || !facts.isApi(v)) continue;
+    if (!STUB_KINDS.has(n.kind) || !n.span || n.span.end_line - n.span.start_line > MAX_STUB_LINES || sentinelNodes.has(v) || !facts.isApi(v)) continue;
     const name = String(n.name ?? n.label);
     if (n.kind === 'constructor' || name === 'constructor' || name === '__init__' || name === 'new' || NOOP_NAME.test(name)) continue;
+    // Every parameter named _x: unused on purpose, a no-op by design (hono's useDebugValue(_value, _formatter) {}).
+    const params = n.signature?.params ?? [];
+    if (params.length && params.every((p) => p.name.startsWith('_'))) continue;
     const body = stubBody(spanText(lines, n.span), language);
-    if (!body || facts.isHook(v) || decorated(v)) continue;
-    if (body.kind === 'empty' && facts.mayOverride(v)) continue;
-    if (body.kind === 'return_null' && nullIsTheType(n.signature?.returns)) continue;
+    if (!body || facts.isHook(v) || decorated(v) || facts.ownerIsStandIn(v)) continue;
+    // An empty body a decorator registers (a click group, a route, a fixture) is the decorator's to fill.
+    if (body.kind === 'empty' && (facts.mayOverride(v) || decorated(v, true))) continue;
+    if (body.kind === 'return_null') {
+      const returns = n.signature?.returns;
+      if (nullIsTheType(returns)) continue;
+      // A method returning null is often a default or a null object: only one declared to return a value counts.
+      if (n.kind === 'method' && (!returns || /\bnull\b|\bundefined\b|None|Optional|\?$/.test(returns))) continue;
+      if (COMPONENT_FILE.test(file) && /^[A-Z]/.test(name)) continue;
+    }
     const empty = body.kind === 'empty';
     out.push({
       rule_id: empty ? 'empty_body' : 'return_null_stub', severity: 'medium', category: 'stub', reach: 'callers', node: v,
@@ -223,6 +279,7 @@ export function readinessAudit(engine: QueryEngine, options: ReadinessOptions = 
       const fileNode = ids.find((v) => ix.node(v).kind === 'file');
       if (fileNode === undefined || !keepNode(fileNode) || test[fileNode]) continue;
       const n = ix.node(fileNode);
+      if (BENCH_PATH.test(file)) continue;
       const language = String(n.language ?? '');
       if (n.file_type !== 'code' || (languages && !languages.has(language))) continue;
       const text = options.source.readFile(file) ?? (typeof n.repo === 'string' ? options.source.readFile(`${n.repo}/${file}`) : undefined);
@@ -240,7 +297,7 @@ export function readinessAudit(engine: QueryEngine, options: ReadinessOptions = 
     const why = 'no source root registered (start synaptic serve with --source-root <dir>)';
     for (const check of ['sentinels', 'stubs', 'todo_markers', 'metadata']) skipped.push({ check, reason: why });
   }
-  raw.push(...generatedInGraph(ix, keepNode), ...generatedCommitted(meta.skipped_files, keepPath), ...parseFailures(meta.failed_files, keepPath));
+  raw.push(...generatedInGraph(ix, keepNode, test), ...generatedCommitted(meta.skipped_files, keepPath), ...parseFailures(meta.failed_files, keepPath));
   return rank(ix, meta.community_labels, walker, raw, skipped);
 }
 
@@ -252,6 +309,7 @@ function rank(ix: GraphIndex, labels: Record<string, string> | undefined, walker
     if (impact && r.reach === 'sentinel') severity = impact.entry_points > 0 ? 'critical' : impact.is_entry ? 'high' : r.severity;
     else if (impact && r.reach === 'reachable' && !impact.is_entry && impact.entry_points === 0) continue;
     else if (impact && r.reach === 'callers' && impact.dependents === 0) severity = lower(severity);
+    for (let i = 0; i < (r.lowerBy ?? 0); i++) severity = lower(severity);
     const score = r.confidence * (1 + Math.log2(1 + (impact?.dependents ?? 0)) + (impact?.entry_points ?? 0) * 0.25);
     findings.push({
       rule_id: r.rule_id, severity, category: r.category,

@@ -3,11 +3,13 @@
  * committed to the repository (the extractor skipped them), and files that failed to parse.
  * Browser-safe.
  */
+import { isTestPath } from '../../graph/test-paths.ts';
 import type { GraphIndex } from '../graph-index.ts';
 import type { RawFinding } from './types.ts';
 
 /** Folder names that hold generated output (a generator's own source lives in codegen/, generators/). */
 const GENERATED_DIR = /^(?:generated|__generated__|autogen|auto-generated|\.generated|gen-src|generated-sources)$/i;
+const CODE_FILE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|cs|rb|php|swift|scala|c|cc|cpp|h|hpp|dart)$/;
 /** Generated files grouped under a folder this many levels deep. */
 const GROUP_DEPTH = 2;
 
@@ -27,19 +29,20 @@ function plural(n: number, noun: string): string {
 }
 
 /** Generated folders whose files are in the graph: their symbols crowd search, god nodes and impact. */
-export function generatedInGraph(ix: GraphIndex, keep: (v: number) => boolean): RawFinding[] {
+export function generatedInGraph(ix: GraphIndex, keep: (v: number) => boolean, test: Uint8Array): RawFinding[] {
   const folders = new Map<string, { files: Set<string>; nodes: number; first: number }>();
-  for (let v = 0; v < ix.n; v++) {
-    if (!keep(v)) continue;
-    const n = ix.node(v);
-    if (n.file_type !== 'code') continue;
-    const folder = generatedFolder(n.source_file);
+  for (const [file, ids] of ix.byFile) {
+    const folder = generatedFolder(file);
     if (!folder) continue;
-    let f = folders.get(folder);
-    if (!f) folders.set(folder, (f = { files: new Set(), nodes: 0, first: v }));
-    f.files.add(n.source_file);
-    f.nodes++;
-    if (n.kind === 'file' && ix.node(f.first).kind !== 'file') f.first = v;
+    for (const v of ids) {
+      const n = ix.node(v);
+      if (!keep(v) || test[v] || n.file_type !== 'code') continue;
+      let f = folders.get(folder);
+      if (!f) folders.set(folder, (f = { files: new Set(), nodes: 0, first: v }));
+      f.files.add(file);
+      f.nodes++;
+      if (n.kind === 'file' && ix.node(f.first).kind !== 'file') f.first = v;
+    }
   }
   return [...folders].map(([folder, f]): RawFinding => ({
     rule_id: 'generated_in_graph', severity: 'low', category: 'generated',
@@ -54,11 +57,11 @@ export function generatedInGraph(ix: GraphIndex, keep: (v: number) => boolean): 
   }));
 }
 
-/** Generated or minified files committed to the repository (meta.skipped_files), one finding per folder. */
+/** Generated or minified files committed to the repository (meta.skipped_files), one finding per folder; test fixtures aside. */
 export function generatedCommitted(skipped: Record<string, string> | undefined, keep: (path: string) => boolean): RawFinding[] {
   const folders = new Map<string, string[]>();
   for (const [path, reason] of Object.entries(skipped ?? {})) {
-    if ((reason !== 'generated' && reason !== 'minified') || !keep(path)) continue;
+    if ((reason !== 'generated' && reason !== 'minified') || isTestPath(path) || !keep(path)) continue;
     const g = groupOf(path);
     let list = folders.get(g);
     if (!list) folders.set(g, (list = []));
@@ -78,16 +81,24 @@ export function generatedCommitted(skipped: Record<string, string> | undefined, 
 
 /** Files the extractor could not parse: the graph (and this audit) is blind there. */
 export function parseFailures(failed: Record<string, string> | undefined, keep: (path: string) => boolean): RawFinding[] {
-  const files = Object.entries(failed ?? {}).filter(([p]) => keep(p));
-  if (!files.length) return [];
-  return [{
-    rule_id: 'parse_failures', severity: 'medium', category: 'graph',
-    title: `${plural(files.length, 'file')} failed to parse`,
-    detail: 'The extractor could not parse these files, so their symbols and calls are missing from the graph; a syntax error also breaks the build.',
-    location: files[0]![0],
-    evidence: files.slice(0, 3).map(([p, why]) => `${p}: ${why.slice(0, 120)}`),
-    remediation: 'Fix the syntax errors (or exclude the files if they are not code), then run synaptic update.',
-    confidence: 0.8,
-    subsystem: groupOf(files[0]![0]),
-  }];
+  const all = Object.entries(failed ?? {}).filter(([p]) => keep(p));
+  const out: RawFinding[] = [];
+  // Code that does not parse also fails to build; SQL or config often is templated (a tool limit, not a bug).
+  for (const code of [true, false]) {
+    const files = all.filter(([p]) => CODE_FILE.test(p) === code);
+    if (!files.length) continue;
+    out.push({
+      rule_id: 'parse_failures', severity: code ? 'medium' : 'info', category: 'graph',
+      title: `${plural(files.length, code ? 'code file' : 'non-code file')} failed to parse`,
+      detail: code
+        ? 'The extractor could not parse these files, so their symbols and calls are missing from the graph; a syntax error also breaks the build.'
+        : 'The extractor could not parse these files (templated SQL or config is a common cause), so their schema objects are missing from the graph.',
+      location: files[0]![0],
+      evidence: files.slice(0, 3).map(([p, why]) => `${p}: ${why.slice(0, 120)}`),
+      remediation: code ? 'Fix the syntax errors (or exclude the files if they are not code), then run synaptic update.' : 'If they are templates, exclude them in .synapticignore; otherwise fix the syntax.',
+      confidence: code ? 0.8 : 0.6,
+      subsystem: groupOf(files[0]![0]),
+    });
+  }
+  return out;
 }

@@ -23,15 +23,12 @@ function stemOf(path: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-/** Per node: is it test code (`is_test` or a test path). */
+/** Per node: is it test code (`is_test`, or in a test file by path). */
 export function testMask(ix: GraphIndex): Uint8Array {
   const test = new Uint8Array(ix.n);
-  const byPath = new Map<string, boolean>();
-  for (let v = 0; v < ix.n; v++) {
-    const n = ix.node(v);
-    let t = byPath.get(n.source_file);
-    if (t === undefined) byPath.set(n.source_file, (t = isTestPath(n.source_file)));
-    test[v] = n.is_test === true || t ? 1 : 0;
+  for (const [file, ids] of ix.byFile) {
+    const byPath = isTestPath(file);
+    for (const v of ids) test[v] = byPath || ix.node(v).is_test === true ? 1 : 0;
   }
   return test;
 }

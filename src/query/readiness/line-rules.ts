@@ -61,6 +61,11 @@ export function commentStart(line: string, language: string): number {
   return -1;
 }
 
+/** Every sentinel names one of these words: a file without any has none (checked on the whole text first). */
+export const SENTINEL_HINT = /implemented|NotImplemented|todo|tbd|implement me/i;
+/** A file without one of these has no marker. */
+export const MARKER_HINT = /TODO|FIXME|XXX|HACK/;
+
 /** Sentinels in a file's lines (1-based line numbers); a sentinel inside a comment is not one. */
 export function findSentinels(lines: readonly string[], language: string, generic: boolean): SentinelHit[] {
   const rules: Array<[SentinelRule, RegExp]> = generic ? [['sentinel_text', GENERIC_SENTINEL]] : (SENTINELS[language] ?? []);

@@ -1,10 +1,9 @@
 /**
- * The readiness audit's file access on Node: source files through the get_source jail (the source
- * cache), and the project root's entries and small manifests for the metadata rules.
+ * The readiness audit's file access on Node: source files inside the source root (the get_source
+ * jail's rule: the real path stays inside), and the project root's entries and small manifests for the metadata rules.
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { readSourceText } from '../source.node.ts';
 import type { ReadinessSource } from './audit.ts';
 import type { ProjectFiles } from './metadata.ts';
 
@@ -24,11 +23,16 @@ export function readinessSource(root: string | undefined, repo?: string): Readin
       base = '';
     }
   }
+  const inRoot = root.endsWith(sep) ? root : root + sep;
   const project: ProjectFiles | undefined = base && isDir(base) ? projectFiles(base) : undefined;
   return {
     readFile(file) {
+      // The get_source jail without its line cache (an audit reads every file once): the real path
+      // must stay inside the root.
       try {
-        return readSourceText(root, file);
+        const real = realpathSync.native(resolve(root, file));
+        if (!real.startsWith(inRoot)) return undefined;
+        return readFileSync(real, 'utf8');
       } catch {
         return undefined;
       }

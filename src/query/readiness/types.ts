@@ -87,6 +87,8 @@ export interface RawFinding {
    * (one level lower without a non-test dependent). Absent: severity as given.
    */
   reach?: 'sentinel' | 'reachable' | 'callers';
+  /** Levels to lower the severity after reach (a sentinel in one branch, or in a base class's default). */
+  lowerBy?: number;
   /** A subsystem the rule knows better than the node's community (generated folders, project files). */
   subsystem?: string;
 }
