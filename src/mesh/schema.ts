@@ -1,3 +1,5 @@
+import type Database from 'better-sqlite3';
+import { projectKey } from '../memory/identity.ts';
 import type { Migration } from '../memory/schema.ts';
 
 /**
@@ -88,4 +90,39 @@ export const MESH_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX workers_project ON workers(project_id, id);
     `,
   },
+  {
+    version: 2,
+    description: 'projects keyed by their portable identity (the normalized git remote URL, else the path), as memory is',
+    sql: '',
+    run: rekeyMeshProjects,
+  },
 ];
+
+/**
+ * Migration 2: each project row keyed by a path becomes its projectKey; two rows that now share a key
+ * (two clones of one repository on this machine) merge into the older one: messages, work, workers
+ * and subscriptions move; of two agents holding one name the one with the later lease keeps it.
+ */
+function rekeyMeshProjects(db: Database.Database): void {
+  const projects = db.prepare<[], { id: number; key: string }>('SELECT id, key FROM projects ORDER BY id').all();
+  const byKey = new Map<string, number>(projects.map((p) => [p.key, p.id]));
+  for (const p of projects) {
+    const key = projectKey(p.key);
+    if (key === p.key) continue;
+    const into = byKey.get(key);
+    byKey.delete(p.key);
+    if (into === undefined) {
+      db.prepare('UPDATE projects SET key = ? WHERE id = ?').run(key, p.id);
+      byKey.set(key, p.id);
+      continue;
+    }
+    for (const table of ['messages', 'work', 'workers']) db.prepare(`UPDATE ${table} SET project_id = ? WHERE project_id = ?`).run(into, p.id);
+    db.prepare('UPDATE OR IGNORE subscriptions SET project_id = ? WHERE project_id = ?').run(into, p.id);
+    db.prepare(
+      `DELETE FROM agents WHERE project_id = ? AND name IN (SELECT a.name FROM agents a JOIN agents b ON b.name = a.name AND b.project_id = ? WHERE a.project_id = ? AND a.lease_until < b.lease_until)`,
+    ).run(into, p.id, into);
+    db.prepare('UPDATE OR IGNORE agents SET project_id = ? WHERE project_id = ?').run(into, p.id);
+    for (const table of ['agents', 'subscriptions']) db.prepare(`DELETE FROM ${table} WHERE project_id = ?`).run(p.id);
+    db.prepare('DELETE FROM projects WHERE id = ?').run(p.id);
+  }
+}

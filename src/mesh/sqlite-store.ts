@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { openDatabase } from '../memory/open.ts';
 import { dataDir } from '../memory/paths.ts';
+import { projectKey } from '../memory/identity.ts';
 import { withRetry } from '../memory/retry.ts';
 import { InboxFullError, NameTakenError, UnknownPeerError } from './errors.ts';
 import { MESH_MIGRATIONS } from './schema.ts';
@@ -138,14 +139,19 @@ export class SqliteMeshStore implements MeshStore {
     return withRetry(() => this.db.transaction(fn).immediate());
   }
 
-  /** The project's row id, created on first use (project keys never leave the file). */
+  /**
+   * The project's row id, created on first use. Keyed like memory and the team database: the
+   * portable identity (projectKey: the normalized git remote URL, else the path), so two clones of
+   * one repository are one project's mesh.
+   */
   private pid(project: string): number {
     const known = this.projectIds.get(project);
     if (known !== undefined) return known;
+    const key = projectKey(project);
     // Read paths create the row too (a first look at an empty project): retried like any write.
     const id = withRetry(() => {
-      this.db.prepare('INSERT OR IGNORE INTO projects (key) VALUES (?)').run(project);
-      return (this.db.prepare('SELECT id FROM projects WHERE key = ?').get(project) as { id: number }).id;
+      this.db.prepare('INSERT OR IGNORE INTO projects (key) VALUES (?)').run(key);
+      return (this.db.prepare('SELECT id FROM projects WHERE key = ?').get(key) as { id: number }).id;
     });
     this.projectIds.set(project, id);
     return id;

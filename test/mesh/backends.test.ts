@@ -2,7 +2,7 @@
 // throwaway PostgreSQL cluster, LISTEN/NOTIFY behind wait). Two Mesh objects are two sessions, each
 // with its own store and connection, as two servers would be.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -135,6 +135,38 @@ for (const backend of backends) {
       const p99 = wakes[Math.floor(wakes.length * 0.99)]!;
       t.diagnostic(`wake p50 ${wakes[20]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, all ${wakes.map((w) => w.toFixed(0)).join(' ')}`);
       assert.ok(p99 < backend.wakeP99Ms * 3, `p99 ${p99.toFixed(1)} ms (bound ${backend.wakeP99Ms} ms; x3 slack on a loaded shared machine)`);
+    });
+
+    test('two clones of one repository (different paths, one remote) are one project; a third repository is not', async () => {
+      const root = mkdtempSync(join(tmpdir(), 'synaptic-mesh-clones-'));
+      try {
+        const clone = (name: string, url: string) => {
+          const dir = join(root, name);
+          mkdirSync(join(dir, '.git'), { recursive: true });
+          writeFileSync(join(dir, '.git', 'config'), `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${url}\n`);
+          return dir;
+        };
+        const laptop = clone('laptop', 'git@github.com:Acme/Shared.git');
+        const desktop = clone('desktop', 'https://ci:token@github.com/acme/shared');
+        const other = clone('other', 'git@github.com:acme/other.git');
+        const a = await session();
+        const b = await session();
+        const c = await session();
+        await a.register(laptop, 'alice');
+        await b.register(desktop, 'bob');
+        await c.register(other, 'carol');
+        const d = await session();
+        await assert.rejects(d.register(desktop, 'alice'), NameTakenError, 'the name is taken in the other clone');
+        assert.deepEqual((await b.peers()).agents.map((x) => x.name), ['alice', 'bob']);
+        await b.send(['alice'], 'from the other clone');
+        assert.deepEqual((await a.inbox(5)).messages.map((m) => m.body), ['from the other clone']);
+        await a.offer('shared item', '');
+        assert.equal((await b.claim())?.work.title, 'shared item');
+        assert.deepEqual((await c.peers()).agents.map((x) => x.name), ['carol']);
+        await assert.rejects(c.send(['alice'], 'no'), /no agent of this project is registered/);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
     });
 
     test('a project never sees another project\'s peers, messages or work', async () => {

@@ -170,3 +170,35 @@ test('a project never sees another project\'s messages, peers or work', async ()
   assert.equal((await b.inbox(10)).messages.length, 0);
   assert.equal((await a.inbox(10)).messages.length, 1);
 });
+
+test('mesh.db migration 2: path-keyed projects become their portable key; two clones of one remote merge (messages, work kept; a name held in both goes to the later lease)', async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { openDatabase } = await import('../../src/memory/open.ts');
+  const { MESH_MIGRATIONS } = await import('../../src/mesh/schema.ts');
+  const clone = (name: string) => {
+    const root = join(dir, name);
+    mkdirSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:acme/app.git\n');
+    return root;
+  };
+  const [laptop, desktop, plain] = [clone('laptop'), clone('desktop'), join(dir, 'plain')];
+  const v1 = openDatabase(join(dir, 'mesh.db'), { migrations: MESH_MIGRATIONS.slice(0, 1), what: 'mesh database' });
+  const far = Date.now() + 3_600_000;
+  v1.prepare('INSERT INTO projects (id, key) VALUES (1, ?), (2, ?), (3, ?)').run(laptop, desktop, plain);
+  const agent = v1.prepare("INSERT INTO agents VALUES (?, ?, ?, '', 'idle', '', ?, 0, 'h', 1)");
+  agent.run(1, 'alice', 's1', far);
+  agent.run(2, 'alice', 's2', far + 1); // the later lease keeps the name
+  agent.run(2, 'bob', 's3', far);
+  v1.prepare("INSERT INTO messages (project_id, recipient, sender, channel, kind, body, created) VALUES (2, 'alice', 'bob', '', 'direct', 'kept', 0)").run();
+  v1.prepare("INSERT INTO work (project_id, title, body, posted_by, state, claimed_by, note, created, changed) VALUES (1, 'item', '', 'alice', 'open', '', '', 0, 0)").run();
+  v1.close();
+  const store = SqliteMeshStore.open({ dir });
+  open.push({ mesh: new Mesh({ store }), store });
+  assert.deepEqual(
+    (await store.agents(laptop, Date.now())).map((a) => [a.name, a.session]),
+    [['alice', 's2'], ['bob', 's3']],
+  );
+  assert.equal((await store.pending(desktop, 'alice')), 1);
+  assert.deepEqual((await store.work(desktop, { limit: 5, done: false })).map((w) => w.title), ['item']);
+  assert.equal((await store.agents(plain, Date.now())).length, 0, 'a folder without a remote keeps its path');
+});
