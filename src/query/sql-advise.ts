@@ -73,10 +73,12 @@ export function adviseSql(statements: AdvisedStatement[], schema: SqlSchema, col
         push(nonSargableFinding(t, i.use.column, i.expr, schema, loc));
       }
     }
+    const byTable = new Map<string, string[]>();
     for (const c of s.filters) {
       const t = tableOf(c);
-      if (t) push(unindexedFilterFinding(t, c.column, schema, loc));
+      if (t) (byTable.get(t) ?? byTable.set(t, []).get(t)!).push(c.column);
     }
+    for (const [t, cols] of byTable) push(unindexedFilterFinding(t, cols, schema, loc));
   }
   sortFindings(findings);
   const scope = !hasSchema

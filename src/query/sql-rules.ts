@@ -164,14 +164,20 @@ export function noWhereFinding(command: 'update' | 'delete', table: string, loca
   };
 }
 
-/** A filtered or joined column with no index whose first column it is. */
-export function unindexedFilterFinding(table: string, column: string, schema: SqlSchema, location: string): SqlFinding | null {
+/**
+ * The filtered / joined columns of one table in a statement, when no index, primary key or unique
+ * constraint starts with any of them (one served predicate is enough for an index scan; the rest
+ * are checked on the rows it finds).
+ */
+export function unindexedFilterFinding(table: string, columns: string[], schema: SqlSchema, location: string): SqlFinding | null {
   const t = schema.tables.get(table);
-  if (!t || t.kind !== 'table' || schema.indexed.get(table)?.has(column)) return null;
+  const indexed = schema.indexed.get(table);
+  if (!t || t.kind !== 'table' || !columns.length || columns.some((c) => indexed?.has(c))) return null;
+  const list = columns.join(', ');
   return {
-    rule_id: 'missing_filter_index', severity: 'medium', category: 'performance', title: `${table}.${column} is filtered on but has no index`,
-    detail: `No index, primary key or unique constraint of ${table} starts with ${column} (defined at ${at(t.source_file, t.source_location)}), so the predicate scans the table.`,
-    location, remediation: `CREATE INDEX ON ${table} (${column}); (skip if ${table} stays small)`, confidence: 0.6,
+    rule_id: 'missing_filter_index', severity: 'medium', category: 'performance', title: `No index on ${table} serves the filter on ${list}`,
+    detail: `No index, primary key or unique constraint of ${table} starts with ${columns.length > 1 ? 'any of ' : ''}${list} (defined at ${at(t.source_file, t.source_location)}), so the predicate scans the table.`,
+    location, remediation: `CREATE INDEX ON ${table} (${columns[0]}); (skip if ${table} stays small)`, confidence: 0.6,
   };
 }
 

@@ -56,7 +56,7 @@ test('each planted problem is found on its query, against the fixture schema; th
     'select_star query:L1',
   ]);
   assert.match(planted.out, /CREATE INDEX ON accounts \(\(lower\(email\)\)\)/);
-  assert.match(planted.out, /\[medium\] missing_filter_index @ query:L1 \(0\.60\) orders\.account_id is filtered on but has no index/);
+  assert.match(planted.out, /\[medium\] missing_filter_index @ query:L1 \(0\.60\) No index on orders serves the filter on account_id/);
   assert.match(planted.out, /tables: accounts \(RLS, 1 policy\(ies\)\), orders \(RLS, 1 policy\(ies\)\)/);
   const unknown = await advise('SELECT id FROM acounts WHERE id = $1');
   assert.deepEqual(unknown.findings, ['unknown_table query:L1']);
