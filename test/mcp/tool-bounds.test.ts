@@ -35,6 +35,7 @@ const EXPECTED: Record<string, [min: number | undefined, max: number | undefined
   'time_travel_diff.top': [1, undefined],
   'structural_search.limit': [1, 1000],
   'audit_sql.limit': [1, 1000],
+  'readiness_audit.limit': [1, 1000],
   'recall.limit': [1, MAX_RECALL_LIMIT],
   'readmemory.id': [undefined, undefined],
   'readmemory.offset': [0, undefined],

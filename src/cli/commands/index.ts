@@ -35,6 +35,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'affected', load: async () => (await import('./affected.ts')).affectedCommand },
   { name: 'predict', load: async () => (await import('./predict.ts')).predictCommand },
   { name: 'hazards', load: async () => (await import('./hazards.ts')).hazardsCommand },
+  { name: 'audit', load: async () => (await import('./audit.ts')).auditCommand },
   { name: 'refactor', load: async () => (await import('./refactor.ts')).refactorCommand },
   { name: 'prs', load: async () => (await import('./prs.ts')).prsCommand },
   { name: 'advise-sql', load: async () => (await import('./advise-sql.ts')).adviseSqlCommand },

@@ -28,6 +28,7 @@ import { createWorkingChangesImpactTool } from './working-changes-impact.ts';
 import { createPredictImpactTool } from './predict-impact.ts';
 import { createAffectedTestsTool } from './affected-tests.ts';
 import { createAuditSqlTool } from './audit-sql.ts';
+import { createReadinessAuditTool } from './readiness-audit.ts';
 import { createAdviseSqlTool } from './advise-sql.ts';
 
 /** The graph tools in tools/list order. */
@@ -61,6 +62,7 @@ export function graphTools(ctx: GraphToolContext): ToolDefinition[] {
     createPredictImpactTool(ctx),
     createAffectedTestsTool(ctx),
     createAuditSqlTool(ctx),
+    createReadinessAuditTool(ctx),
     createAdviseSqlTool(ctx),
   ] as ToolDefinition[];
 }
