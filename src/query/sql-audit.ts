@@ -9,6 +9,9 @@ import { at, countLine, selectStarFinding, sortFindings, sqlSchemaOf, tableRlsFi
 
 export { SEVERITIES, type AuditGraph, type AuditReport, type Severity, type SqlFinding } from './sql-rules.ts';
 
+/** A schema migration's file (Sequelize/knex `migrations/`, Rails `db/migrate/`, Alembic `versions/`). */
+const MIGRATION_PATH = /(?:^|\/)(?:migrations?|migrate|alembic\/versions)\//i;
+
 /** The AuditGraph of a graph document (tests, CLI); the server builds one from its edge columns. */
 export function auditGraphOf(doc: GraphDocument): AuditGraph {
   const index = new Map(doc.nodes.map((n, i) => [n.id, i]));
@@ -25,10 +28,12 @@ export function auditSql(graph: AuditGraph): AuditReport {
     if (typeof n.sql_injection === 'string') {
       const m = /^(L\d+) (\S+): (.*)$/.exec(n.sql_injection);
       const inTest = n.is_test === true || isTestPath(n.source_file);
+      const inMigration = !inTest && MIGRATION_PATH.test(n.source_file);
       findings.push({
-        // In test code the text rarely comes from a user: still worth a look, not an emergency.
-        rule_id: 'sql_injection', severity: inTest ? 'medium' : 'critical', category: 'security',
-        title: `SQL built from a non-constant in ${m?.[2] ?? 'a raw query'} (${n.label}${inTest ? ', test code' : ''})`,
+        // In test code and migrations the text rarely comes from a user (a migration splices in values
+        // it read from the database itself): still worth a look, not an emergency.
+        rule_id: 'sql_injection', severity: inTest || inMigration ? 'medium' : 'critical', category: 'security',
+        title: `SQL built from a non-constant in ${m?.[2] ?? 'a raw query'} (${n.label}${inTest ? ', test code' : inMigration ? ', migration' : ''})`,
         detail: `The query text splices in ${m?.[3] ?? n.sql_injection} by interpolation or concatenation instead of binding it as a parameter.`,
         location: at(n.source_file, m?.[1] ?? n.source_location),
         remediation: 'Pass the value as a bind parameter ($1 / ? placeholders with a values array, or a tagged sql`` template) instead of building the SQL text.',

@@ -48,3 +48,11 @@ test('real-world migration files: Go-template placeholders and an empty seed.sql
     'supabase/seed.sql': '',
   }), ['medium missing_fk_index migrations/00_init.up.sql:L1', 'low missing_primary_key migrations/00_init.up.sql:L1']);
 });
+
+test('injection in a migration (values it read from the database) is medium, in application code critical', async () => {
+  const splice = 'export async function up(q: any, id: string) { await q.sequelize.query(`UPDATE t SET x = 1 WHERE id = \'${id}\'`); }\n';
+  assert.deepEqual(await audit({ 'db/schema.sql': 'CREATE TABLE t (id text PRIMARY KEY, x int);\n', 'server/migrations/2018-set.ts': splice, 'server/routes/set.ts': splice }), [
+    'critical sql_injection server/routes/set.ts:L1',
+    'medium sql_injection server/migrations/2018-set.ts:L1',
+  ]);
+});
