@@ -117,7 +117,10 @@ class SymbolFacts {
   /** The owner type's name says it is a stand-in (a Noop / Null / Fake / Mock / Dummy / Stub type). */
   ownerIsStandIn(v: NodeId): boolean {
     const o = this.owner(v);
-    return o !== undefined && STAND_IN.test(this.ix.node(o).label);
+    // A Go method's receiver type is its label's prefix (responseStub.WriteHeader) when no edge names it.
+    const label = this.ix.node(v).label;
+    const owner = o !== undefined ? this.ix.node(o).label : label.includes('.') ? label.slice(0, label.lastIndexOf('.')) : '';
+    return STAND_IN.test(owner);
   }
 
   /** The method overrides or implements one of a parent type (its owner extends or implements something). */
