@@ -67,11 +67,7 @@ export function adviseSql(statements: AdvisedStatement[], schema: SqlSchema, col
     for (const i of s.issues) {
       if (i.kind === 'no_where') push(noWhereFinding(i.command, i.table, loc));
       else if (i.kind === 'leading_wildcard') push(leadingWildcardFinding(tableOf(i.use), i.use.column, i.pattern, loc));
-      else {
-        const t = tableOf(i.use);
-        if (t && schema.exprIndexed.get(t)?.has(i.use.column)) continue; // an expression index serves it
-        push(nonSargableFinding(t, i.use.column, i.expr, schema, loc));
-      }
+      else push(nonSargableFinding(tableOf(i.use), i.use.column, i.expr, schema, loc));
     }
     const byTable = new Map<string, string[]>();
     for (const c of s.filters) {

@@ -138,13 +138,13 @@ export function selectStarFinding(where: string, location: string): SqlFinding {
   };
 }
 
-/** A function, cast or arithmetic on a column in a predicate: medium when it hides an index on that column. */
-export function nonSargableFinding(table: string | undefined, column: string, expr: string, schema: SqlSchema, location: string): SqlFinding {
-  const indexed = table !== undefined && schema.indexed.get(table)?.has(column) === true;
+/** A function, cast or arithmetic on an indexed column in a predicate: the index cannot serve it (null when the column has no index to lose). */
+export function nonSargableFinding(table: string | undefined, column: string, expr: string, schema: SqlSchema, location: string): SqlFinding | null {
+  if (table === undefined || !schema.indexed.get(table)?.has(column) || schema.exprIndexed.get(table)?.has(column)) return null;
   return {
-    rule_id: 'non_sargable', severity: indexed ? 'medium' : 'low', category: 'performance', title: `Predicate on ${expr} cannot use an index on ${table ? `${table}.` : ''}${column}`,
-    detail: `The comparison applies ${expr} to the column, so a plain index on ${column} cannot serve it${indexed ? ` (and ${table} has one)` : ''}: every row is computed and compared.`,
-    location, remediation: `Compare the bare column (move the function or arithmetic to the other side), or CREATE INDEX ON ${table ?? '<table>'} ((${expr}));`, confidence: indexed ? 0.8 : 0.6,
+    rule_id: 'non_sargable', severity: 'medium', category: 'performance', title: `Predicate on ${expr} cannot use the index on ${table}.${column}`,
+    detail: `The comparison applies ${expr} to the column, so ${table}'s index on ${column} cannot serve it: every row is computed and compared.`,
+    location, remediation: `Compare the bare column (move the function or arithmetic to the other side), or CREATE INDEX ON ${table} ((${expr}));`, confidence: 0.8,
   };
 }
 

@@ -47,7 +47,7 @@ test('tools/list: advise_sql is read-only, with query required and the spec dial
 });
 
 test('each planted problem is found on its query, against the fixture schema; the clean twin has none', async () => {
-  const planted = await advise("SELECT * FROM orders o JOIN accounts a ON a.id = o.account_id WHERE lower(a.email) = $1 AND a.email LIKE '%@x.org'");
+  const planted = await advise("SELECT * FROM orders o JOIN accounts a ON a.id = o.account_id WHERE abs(a.id) = $1 AND a.email LIKE '%@x.org'");
   assert.deepEqual(planted.findings.sort(), [
     'leading_wildcard query:L1',
     'missing_filter_index query:L1',
@@ -55,7 +55,7 @@ test('each planted problem is found on its query, against the fixture schema; th
     'rls_partial sql/migrations/001_init.sql:L7',
     'select_star query:L1',
   ]);
-  assert.match(planted.out, /CREATE INDEX ON accounts \(\(lower\(email\)\)\)/);
+  assert.match(planted.out, /CREATE INDEX ON accounts \(\(abs\(id\)\)\)/);
   assert.match(planted.out, /\[medium\] missing_filter_index @ query:L1 \(0\.60\) No index on orders serves the filter on account_id/);
   assert.match(planted.out, /tables: accounts \(RLS, 1 policy\(ies\)\), orders \(RLS, 1 policy\(ies\)\)/);
   const unknown = await advise('SELECT id FROM acounts WHERE id = $1');

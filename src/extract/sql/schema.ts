@@ -121,6 +121,16 @@ export async function extractSqlFileFacts(input: { path: string; source: string 
         for (const t of accessOf(s.query ?? {}).reads) edges.push({ from: vi, to: table(t), relation: 'references', line });
         break;
       }
+      case 'CreateTableAsStmt': {
+        // CREATE MATERIALIZED VIEW ... AS / CREATE TABLE ... AS: a view (or table) of the query's tables.
+        const name = relName(s.into?.rel);
+        if (!name) break;
+        const ci = add(s.objtype === 'OBJECT_MATVIEW' ? 'view' : 'table', name, name, -1, span, header);
+        if (!tables.has(name)) tables.set(name, ci);
+        edges.push({ from: -1, to: ci, relation: 'defines', line });
+        for (const t of accessOf(s.query ?? {}).reads) edges.push({ from: ci, to: table(t), relation: 'references', line });
+        break;
+      }
       case 'IndexStmt': {
         const t = relName(s.relation);
         const name = String(s.idxname ?? `${t}_idx`).toLowerCase();
