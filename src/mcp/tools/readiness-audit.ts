@@ -44,7 +44,10 @@ export function createReadinessAuditTool(ctx: GraphToolContext): ToolDefinition<
         ...(f.impact?.via ? { impact: { ...f.impact, via: sanitize(f.impact.via) } } : {}),
       }));
       const shown = args.verbose ? kept : kept.slice(0, args.limit ?? 20);
-      const safe = { ...report, groups: report.groups.map((g) => ({ ...g, subsystem: sanitize(g.subsystem) })), findings: kept };
+      const safe = {
+        ...report, groups: report.groups.map((g) => ({ ...g, subsystem: sanitize(g.subsystem) })), findings: kept,
+        skipped: report.skipped.map((x) => ({ check: x.check, reason: sanitize(x.reason, 400) })),
+      };
       if (kept.length !== report.findings.length) safe.summary += ` ${kept.length} at ${args.severity} or above.`;
       return toolResult(formatReadiness(safe, shown, kept.length, args.verbose === true), safe);
     },
