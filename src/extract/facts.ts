@@ -9,7 +9,7 @@ import type { LanguageId } from './languages.ts';
 import type { SqlFacts } from './sql/facts.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 11;
+export const FACTS_VERSION = 12;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the

@@ -44,7 +44,7 @@ export function auditSql(graph: AuditGraph): AuditReport {
   }
   for (const t of tables) {
     findings.push(...tableRlsFindings(t, schema, schema.accessed.get(t)?.label));
-    if (t.primary_key === false) {
+    if (t.primary_key === false && !schema.primaryKeyed.has(t.label)) {
       findings.push({
         rule_id: 'missing_primary_key', severity: 'low', category: 'schema', title: `${t.label} has no primary key`,
         detail: `No PRIMARY KEY on ${t.label} in the migrations: rows cannot be addressed uniquely, and logical replication cannot UPDATE/DELETE them.`,

@@ -43,6 +43,8 @@ export interface SqlSchema {
   indexed: Map<string, Set<string>>;
   /** Table name -> columns an expression index covers (`CREATE INDEX ON t (lower(email))`). */
   exprIndexed: Map<string, Set<string>>;
+  /** Tables a later migration gives a primary key (`ALTER TABLE ... ADD PRIMARY KEY` in another file). */
+  primaryKeyed: Set<string>;
   /** Tables with row-level security enabled. */
   rls: Set<GraphNode>;
   policies: Map<GraphNode, GraphNode[]>;
@@ -60,7 +62,7 @@ const addTo = (m: Map<string, Set<string>>, key: string, value: string): void =>
 /** One pass over the graph's nodes and SQL edges. */
 export function sqlSchemaOf(graph: AuditGraph): SqlSchema {
   const nodes = graph.nodes;
-  const s: SqlSchema = { tables: new Map(), tableNodes: [], indexed: new Map(), exprIndexed: new Map(), rls: new Set(), policies: new Map(), accessed: new Map() };
+  const s: SqlSchema = { tables: new Map(), tableNodes: [], indexed: new Map(), exprIndexed: new Map(), primaryKeyed: new Set(), rls: new Set(), policies: new Map(), accessed: new Map() };
   for (const e of graph.edges) {
     const source = nodes[e.source];
     const target = nodes[e.target];
@@ -80,6 +82,7 @@ export function sqlSchemaOf(graph: AuditGraph): SqlSchema {
       const t = String(n.table);
       if (typeof n.columns === 'string') addTo(s.indexed, t, n.columns.split(',')[0]!);
       if (typeof n.expr_columns === 'string') for (const c of n.expr_columns.split(',')) addTo(s.exprIndexed, t, c);
+      if (n.primary_key === true) s.primaryKeyed.add(t);
     }
   }
   return s;

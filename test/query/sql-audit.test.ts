@@ -56,3 +56,9 @@ test('injection in a migration (values it read from the database) is medium, in 
     'medium sql_injection server/migrations/2018-set.ts:L1',
   ]);
 });
+
+test('a primary key a later migration adds (another file) counts; without it the table is reported', async () => {
+  const create = 'CREATE TABLE settings (team_id int NOT NULL, id text);\n';
+  assert.deepEqual(await audit({ 'm/001.sql': create }), ['low missing_primary_key m/001.sql:L1']);
+  assert.deepEqual(await audit({ 'm/001.sql': create, 'm/002.sql': 'ALTER TABLE settings ADD CONSTRAINT settings_pkey PRIMARY KEY (id);\n' }), []);
+});

@@ -157,6 +157,13 @@ export async function extractSqlFileFacts(input: { path: string; source: string 
             const keys = [...new Set([...String(sym.extra?.key_columns ?? '').split(',').filter((k) => k), ...(first ? [first] : [])])];
             sym.extra = { ...sym.extra, ...(con.contype === 'CONSTR_PRIMARY' ? { primary_key: true } : {}), ...(keys.length ? { key_columns: keys.join(',') } : {}) };
           }
+          else if (con?.contype === 'CONSTR_PRIMARY' || con?.contype === 'CONSTR_UNIQUE') {
+            // A later migration's key on a table another file creates: the index PostgreSQL builds for it.
+            const keys = nameList(con.keys).map((k) => k.toLowerCase());
+            const name = String(con.conname ?? `${t}_${con.contype === 'CONSTR_PRIMARY' ? 'pkey' : 'key'}`).toLowerCase();
+            const ii = add('index', name, name, -1, span, header, { table: t, columns: keys.join(','), ...(con.contype === 'CONSTR_PRIMARY' ? { primary_key: true } : { unique: true }) });
+            edges.push({ from: ii, to: t, relation: 'indexes', line, columns: keys });
+          }
           if (cmd?.subtype === 'AT_AddColumn' && cmd.def?.ColumnDef && typeof table(t) === 'number') {
             const col = String(cmd.def.ColumnDef.colname).toLowerCase();
             add('column', `${t}.${col}`, col, table(t) as number, span, header);
