@@ -7,9 +7,10 @@
 import type { NodeKey, NodeKind, Signature, Span, Visibility } from '../graph/model.ts';
 import type { LanguageId } from './languages.ts';
 import type { SqlFacts } from './sql/facts.ts';
+import type { HttpFacts } from './http/facts.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 12;
+export const FACTS_VERSION = 13;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the
@@ -174,4 +175,6 @@ export interface FileFacts {
   queryStopped?: { line: number };
   /** SQL schema edges (`.sql` files) and SQL queries in code, resolved by table name when linking. */
   sql?: SqlFacts;
+  /** HTTP routes this file registers (their `route` symbols' handlers) and client calls with a literal path. */
+  http?: HttpFacts;
 }

@@ -20,6 +20,7 @@ import { recoverSyntax } from './syntax-recovery.ts';
 import { isTestPath, isTestSymbolName } from '../graph/test-paths.ts';
 import { embeddedSql } from './sql/embedded.ts';
 import { extractSqlFileFacts } from './sql/schema.ts';
+import { extractHttp } from './http/extract.ts';
 
 const KINDS: ReadonlyMap<string, NodeKind> = new Map<string, NodeKind>([
   ['function', 'function'], ['method', 'method'], ['constructor', 'constructor'], ['class', 'class'],
@@ -72,6 +73,8 @@ export async function extractFileFacts(input: { path: string; source: string; la
     }
     const queries = await embeddedSql(root, source, language, facts.symbols);
     if (queries.length) facts.sql = { edges: [], queries };
+    const http = extractHttp(root, source, language, facts);
+    if (http) facts.http = http;
     return facts;
   } finally {
     tree.delete();

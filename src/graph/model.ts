@@ -16,6 +16,8 @@ export const NODE_KINDS = [
   'type_alias', 'function', 'method', 'constructor', 'variable', 'constant', 'field', 'event',
   // SQL schema objects (extract/sql/).
   'table', 'view', 'column', 'index', 'policy', 'grant',
+  // HTTP routes (extract/http/).
+  'route',
 ] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
 

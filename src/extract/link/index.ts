@@ -9,6 +9,7 @@ import type { CallFact, FileFacts } from '../facts.ts';
 import type { ProjectContext } from '../project-context.ts';
 import { languageFamily, Resolver, type GuessData, type Resolved } from './resolver.ts';
 import { linkSql } from './sql.ts';
+import { linkHttp } from './http.ts';
 
 export const AMBIGUOUS_CAP = 4;
 const SCORE: Record<Confidence, number> = { EXTRACTED: 1, INFERRED: 0.8, AMBIGUOUS: 0.3 };
@@ -246,6 +247,7 @@ export class Linker {
       }
     }
     for (const k of linkSql(files, fi, links, seen)) unitKeys.push(k);
+    for (const k of linkHttp(R, files, fi, links, seen)) unitKeys.push(k);
     const read = R.endUnit();
     return { links, hazards, unresolved, reads: read.reads, keys: unitKeys.length ? [...new Set([...read.keys, ...unitKeys])] : read.keys };
 
