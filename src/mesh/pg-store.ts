@@ -14,6 +14,8 @@ const WORK = `id, title, body, posted_by AS "postedBy", state, claimed_by AS "cl
 const WORKER = `id, worker, owner, owner_session AS "ownerSession", host, pid, state, exit_code AS "exitCode", log, started, ended, limit_ms AS "limitMs"`;
 
 type Q = pg.PoolClient;
+/** Where a single statement runs: the pool (no transaction) or a transaction's client. */
+type Db = pg.Pool | pg.PoolClient;
 
 /**
  * The mesh in the team's PostgreSQL database: the SqliteMeshStore's semantics (sqlite-store.ts) with
@@ -52,18 +54,26 @@ export class PgMeshStore implements MeshStore {
     return store;
   }
 
-  /** One transaction for `project` that NOTIFYs the project's waiters at commit; this process's are woken at once. */
+  /**
+   * One transaction for `project` that NOTIFYs the project's waiters at commit (the NOTIFY and the
+   * COMMIT go in one trip); this process's are woken at once.
+   */
   private async write<T>(action: string, project: string, fn: (c: Q, p: number) => Promise<T>): Promise<T> {
-    const out = await this.read(action, project, async (c, p) => {
-      const r = await fn(c, p);
-      await c.query('SELECT pg_notify($1, $2)', [MESH_CHANNEL, String(p)]);
-      return r;
-    });
+    const out = await this.tx(action, project, fn, (p) => `SELECT pg_notify('${MESH_CHANNEL}', '${Number(p)}'); COMMIT`);
     for (const l of this.listeners.get(projectKey(project)) ?? []) queueMicrotask(l);
     return out;
   }
 
-  private async read<T>(action: string, project: string, fn: (c: Q, p: number) => Promise<T>): Promise<T> {
+  /** One statement on the pool, no transaction (a read, or a write that is one statement and wakes nobody). */
+  private async one<T>(action: string, project: string, fn: (c: Db, p: number) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.pool, await this.pid(this.pool, project));
+    } catch (err) {
+      unavailable(action, this.location, err, 'the mesh');
+    }
+  }
+
+  private async tx<T>(action: string, project: string, fn: (c: Q, p: number) => Promise<T>, commit: (p: number) => string = () => 'COMMIT'): Promise<T> {
     let client: Q;
     try {
       client = await this.pool.connect();
@@ -74,8 +84,9 @@ export class PgMeshStore implements MeshStore {
     client.on('error', dropped);
     try {
       await client.query('BEGIN');
-      const out = await fn(client, await this.pid(client, project));
-      await client.query('COMMIT');
+      const p = await this.pid(client, project);
+      const out = await fn(client, p);
+      await client.query(commit(p));
       return out;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
@@ -86,7 +97,7 @@ export class PgMeshStore implements MeshStore {
     }
   }
 
-  private async pid(c: Q, project: string): Promise<number> {
+  private async pid(c: Db, project: string): Promise<number> {
     const key = projectKey(project);
     const known = this.projectIds.get(key);
     if (known !== undefined) return known;
@@ -128,7 +139,7 @@ export class PgMeshStore implements MeshStore {
 
   async renew(project: string, session: string, leaseMs: number, now: number): Promise<boolean> {
     // A lease renewal wakes nobody: it changes no state a waiter looks at.
-    return this.read('renew the mesh lease', project, async (c, p) => ((await c.query('UPDATE mesh_agents SET lease_until = $1 WHERE project_id = $2 AND session = $3', [now + leaseMs, p, session])).rowCount ?? 0) > 0);
+    return this.one('renew the mesh lease', project, async (c, p) => ((await c.query('UPDATE mesh_agents SET lease_until = $1 WHERE project_id = $2 AND session = $3', [now + leaseMs, p, session])).rowCount ?? 0) > 0);
   }
 
   async unregister(project: string, session: string): Promise<void> {
@@ -139,11 +150,11 @@ export class PgMeshStore implements MeshStore {
   }
 
   async agents(project: string, now: number): Promise<AgentRecord[]> {
-    return this.read('list peers', project, async (c, p) => (await c.query<AgentRecord>(`SELECT ${AGENT} FROM mesh_agents WHERE project_id = $1 AND lease_until > $2 ORDER BY name COLLATE "C"`, [p, now])).rows);
+    return this.one('list peers', project, async (c, p) => (await c.query<AgentRecord>(`SELECT ${AGENT} FROM mesh_agents WHERE project_id = $1 AND lease_until > $2 ORDER BY name COLLATE "C"`, [p, now])).rows);
   }
 
   async agent(project: string, name: string, now: number): Promise<AgentRecord | undefined> {
-    return this.read('look up a peer', project, async (c, p) => (await c.query<AgentRecord>(`SELECT ${AGENT} FROM mesh_agents WHERE project_id = $1 AND name = $2 AND lease_until > $3`, [p, name, now])).rows[0]);
+    return this.one('look up a peer', project, async (c, p) => (await c.query<AgentRecord>(`SELECT ${AGENT} FROM mesh_agents WHERE project_id = $1 AND name = $2 AND lease_until > $3`, [p, name, now])).rows[0]);
   }
 
   async setState(project: string, name: string, state: AgentState, detail: string, now: number, inboxCap: number): Promise<void> {
@@ -154,9 +165,9 @@ export class PgMeshStore implements MeshStore {
   }
 
   private async fanOut(c: Q, p: number, from: string, channel: string, kind: MessageKind, body: string, now: number, inboxCap: number): Promise<SendResult> {
-    await this.lock(c, 'send', p);
     const { rows } = await c.query<{ name: string }>('SELECT name FROM mesh_subscriptions WHERE project_id = $1 AND channel = $2 AND name != $3 ORDER BY name COLLATE "C"', [p, channel, from]);
     const out: SendResult = { ids: [], delivered: [], full: [] };
+    await this.lockInboxes(c, p, rows.map((r) => r.name));
     for (const { name: to } of rows) {
       if ((await this.pendingIn(c, p, to)) >= inboxCap) {
         out.full.push(to);
@@ -168,7 +179,17 @@ export class PgMeshStore implements MeshStore {
     return out;
   }
 
-  private async pendingIn(c: Q, p: number, name: string): Promise<number> {
+  /**
+   * Serializes the senders to these inboxes (the cap's count-then-insert) for the rest of the
+   * transaction; other inboxes' senders go on in parallel. Always taken in one order: no deadlock.
+   */
+  private async lockInboxes(c: Q, p: number, names: string[]): Promise<void> {
+    const sorted = [...new Set(names)].sort();
+    if (sorted.length === 0) return;
+    await c.query('SELECT pg_advisory_xact_lock(hashtext($1 || n), $2) FROM unnest($3::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i', ['mesh:inbox:', p % 2147483647, sorted]);
+  }
+
+  private async pendingIn(c: Db, p: number, name: string): Promise<number> {
     return (await c.query<{ n: number }>('SELECT count(*) AS n FROM mesh_messages WHERE project_id = $1 AND recipient = $2', [p, name])).rows[0]!.n;
   }
 
@@ -183,8 +204,8 @@ export class PgMeshStore implements MeshStore {
   async send(input: SendInput): Promise<SendResult> {
     return this.write('send', input.project, async (c, p) => {
       if (input.channel !== undefined && input.kind === 'channel') return this.fanOut(c, p, input.from, input.channel, 'channel', input.body, input.now, input.inboxCap);
-      await this.lock(c, 'send', p);
       const out: SendResult = { ids: [], delivered: [], full: [] };
+      await this.lockInboxes(c, p, input.to ?? []);
       for (const to of input.to ?? []) {
         const live = (await c.query('SELECT 1 FROM mesh_agents WHERE project_id = $1 AND name = $2 AND lease_until > $3', [p, to, input.now])).rowCount;
         if (!live && input.kind !== 'worker') throw new UnknownPeerError(`Cannot send to "${to}": no agent of this project is registered under that name; mesh_peers lists who is`);
@@ -209,20 +230,20 @@ export class PgMeshStore implements MeshStore {
   }
 
   async inbox(project: string, name: string, session: string, options: { limit: number; fresh: boolean }): Promise<MessageRecord[]> {
-    return this.read('read the inbox', project, async (c, p) => {
-      // Read and mark handed in one transaction (rows locked): the redelivery flag is exact with two readers.
+    return this.one('read the inbox', project, async (c, p) => {
+      // Read and mark handed in one statement (rows locked): the redelivery flag is exact with two readers.
       const { rows } = await c.query<MessageRecord & { handed: number }>(
-        `SELECT id, sender AS "from", recipient AS "to", channel, kind, body, created, handed FROM mesh_messages
-         WHERE project_id = $1 AND recipient = $2 ${options.fresh ? 'AND handed_to IS DISTINCT FROM $4' : ''} ORDER BY id LIMIT $3 FOR UPDATE`,
-        options.fresh ? [p, name, options.limit, session] : [p, name, options.limit],
+        `UPDATE mesh_messages m SET handed_to = $3, handed = m.handed + 1
+         WHERE m.id IN (SELECT id FROM mesh_messages WHERE project_id = $1 AND recipient = $2 ${options.fresh ? 'AND handed_to IS DISTINCT FROM $3' : ''} ORDER BY id LIMIT $4 FOR UPDATE)
+         RETURNING m.id, m.sender AS "from", m.recipient AS "to", m.channel, m.kind, m.body, m.created, m.handed - 1 AS handed`,
+        [p, name, session, options.limit],
       );
-      if (rows.length > 0) await c.query('UPDATE mesh_messages SET handed_to = $1, handed = handed + 1 WHERE id = ANY($2::bigint[])', [session, rows.map((r) => r.id)]);
-      return rows.map(({ handed, ...m }) => ({ ...m, redelivered: handed > 0 }));
+      return rows.sort((a, b) => a.id - b.id).map(({ handed, ...m }) => ({ ...m, redelivered: handed > 0 }));
     });
   }
 
   async pending(project: string, name: string): Promise<number> {
-    return this.read('count the inbox', project, (c, p) => this.pendingIn(c, p, name));
+    return this.one('count the inbox', project, (c, p) => this.pendingIn(c, p, name));
   }
 
   async ack(project: string, name: string, ids: number[]): Promise<number[]> {
@@ -271,7 +292,7 @@ export class PgMeshStore implements MeshStore {
   }
 
   async work(project: string, options: { limit: number; done: boolean; afterId?: number; claimedBy?: string; state?: WorkState }): Promise<WorkItem[]> {
-    return this.read('list work', project, async (c, p) => {
+    return this.one('list work', project, async (c, p) => {
       const params: Array<string | number> = [p];
       const where = ['project_id = $1'];
       const add = (sql: string, v: string | number) => {
@@ -306,7 +327,7 @@ export class PgMeshStore implements MeshStore {
   }
 
   async workers(project: string, limit: number): Promise<WorkerRecord[]> {
-    return this.read('list workers', project, async (c, p) => (await c.query<WorkerRecord>(`SELECT ${WORKER} FROM mesh_workers WHERE project_id = $1 ORDER BY state = 'running' DESC, id DESC LIMIT $2`, [p, limit])).rows);
+    return this.one('list workers', project, async (c, p) => (await c.query<WorkerRecord>(`SELECT ${WORKER} FROM mesh_workers WHERE project_id = $1 ORDER BY state = 'running' DESC, id DESC LIMIT $2`, [p, limit])).rows);
   }
 
   onChange(project: string, listener: () => void): () => void {
