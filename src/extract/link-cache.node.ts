@@ -80,6 +80,44 @@ export function writeLinkCache(folder: OutputFolder, id: string, version: string
   folder.write(folder.path(LINK_CACHE_FILE), new Encoder({ useRecords: false }).encode(wire), { id, extractorVersion: version, deps } satisfies LinkCache);
 }
 
+/**
+ * Whether two link dependency records are the same (what the link cache would store for each): an
+ * update whose relinked files read what they read before leaves the link cache file as it is.
+ * Lists the relink kept share their arrays with `before`: most comparisons are one identity check.
+ */
+export function sameLinkDeps(a: LinkDeps, b: LinkDeps): boolean {
+  if (a === b) return true;
+  const n = a.paths.length;
+  if (b.paths.length !== n || a.reads.length !== n || b.reads.length !== n || a.keys.length !== n || b.keys.length !== n) return false;
+  if (a.paths !== b.paths) for (let i = 0; i < n; i++) if (a.paths[i] !== b.paths[i]) return false;
+  if (!sameLists(a.reads, b.reads) || !sameLists(a.keys, b.keys)) return false;
+  if (a.guesses.size !== b.guesses.size) return false;
+  for (const [name, v] of a.guesses) if (b.guesses.get(name) !== v || (v === undefined && !b.guesses.has(name))) return false;
+  const ga = a.guessData;
+  const gb = b.guessData;
+  if (!sameLists(ga.reads, gb.reads) || !sameLists(ga.keys, gb.keys) || ga.contrib.length !== gb.contrib.length) return false;
+  for (let i = 0; i < ga.contrib.length; i++) {
+    const x = ga.contrib[i]!;
+    const y = gb.contrib[i]!;
+    if (x === y) continue;
+    if (x.length !== y.length) return false;
+    for (let k = 0; k < x.length; k++) if (x[k]![0] !== y[k]![0] || x[k]![1] !== y[k]![1] || x[k]![2] !== y[k]![2]) return false;
+  }
+  return true;
+}
+
+function sameLists<T>(a: T[][], b: T[][]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (x.length !== y.length) return false;
+    for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
+  }
+  return true;
+}
+
 /** The cached link dependencies when the file exists with this id and extractor version; null otherwise. */
 export function loadLinkCache(folder: OutputFolder, id: string, version: string): LinkDeps | null {
   const file = folder.path(LINK_CACHE_FILE);

@@ -109,15 +109,21 @@ class RowEncoder {
         rowFrom[i] = r;
       } else this.nodeRow(i);
     }
+    const linkRowFrom = new Int32Array(m).fill(-1);
     for (let j = 0; j < m; j++) {
       const r = linkFrom && linkFrom.length === m ? linkFrom[j]! : -1;
-      if (r >= 0 && r < last.links.length && last.links[r] === this.links[j]) this.copyLinkRow(j, r, last);
-      else this.linkRow(j);
+      if (r >= 0 && r < last.links.length && last.links[r] === this.links[j]) {
+        this.copyLinkRow(j, r, last);
+        linkRowFrom[j] = r;
+      } else this.linkRow(j);
     }
-    if (this.linkExtras.length || this.oddCommunity) return null;
-    const columns = this.copyExtraColumns(last, rowFrom);
+    if (this.oddCommunity) return null;
+    // Node columns, then link columns: the order encodeAll's columnize adds their strings in.
+    const columns = this.copyExtraColumns(last, last.nodeColumns, this.nodeExtras, rowFrom, NODE_FIELDS);
     if (!columns) return null;
-    return this.finish({ columns, rest: [] }, { columns: [], rest: [] });
+    const linkColumns = this.copyExtraColumns(last, last.linkColumns, this.linkExtras, linkRowFrom, LINK_FIELDS);
+    if (!linkColumns) return null;
+    return this.finish({ columns, rest: [] }, { columns: linkColumns, rest: [] });
   }
 
   /** Node row i from its object (modelled fields in one fixed order: the table does not depend on key order). */
@@ -294,7 +300,7 @@ class RowEncoder {
     if (extras) this.linkExtras.push([j, extras]);
   }
 
-  /** Link row j as row r of the last encode (which had no link extras: every field is in a column). */
+  /** Link row j as row r of the last encode (its extra fields, all in columns, are copied by copyExtraColumns). */
   private copyLinkRow(j: number, r: number, last: LastEncode): void {
     const { strings, lcol } = this;
     const l = last.link;
@@ -308,24 +314,26 @@ class RowEncoder {
   }
 
   /**
-   * The extra node columns when copying: the last encode's columns (copied rows' values from there,
-   * read rows' from their extras), in columnize's order of string use. Null when a full encode could
-   * come out with other columns: a read row's extra that has no column of its kind, or a column no
-   * row uses any more.
+   * The extra node (or link) columns when copying: the last encode's columns (copied rows' values
+   * from there, read rows' from their extras), in columnize's order of string use. Null when a full
+   * encode could come out with other columns: a read row's extra that has no column of its kind, or
+   * a column no row uses any more.
    */
-  private copyExtraColumns(last: LastEncode, rowFrom: Int32Array): ExtraColumn[] | null {
-    const n = this.nodes.length;
-    const byKey = new Map<string, ExtraColumn>(last.nodeColumns.map((c) => [c.key, c]));
+  private copyExtraColumns(
+    last: LastEncode, lastColumns: ExtraColumn[], rowExtras: [number, Record<string, unknown>][], rowFrom: Int32Array, modelled: ReadonlySet<string>,
+  ): ExtraColumn[] | null {
+    const n = rowFrom.length;
+    const byKey = new Map<string, ExtraColumn>(lastColumns.map((c) => [c.key, c]));
     const fresh = new Map<number, Record<string, unknown>>();
-    for (const [i, extras] of this.nodeExtras) {
+    for (const [i, extras] of rowExtras) {
       for (const key of Object.keys(extras)) {
         const v = extras[key];
-        const kind = NODE_FIELDS.has(key) ? 'x' : typeof v === 'string' ? 's' : typeof v === 'boolean' ? 'b' : isInt32(v) ? 'i' : 'x';
+        const kind = modelled.has(key) ? 'x' : typeof v === 'string' ? 's' : typeof v === 'boolean' ? 'b' : isInt32(v) ? 'i' : 'x';
         if (byKey.get(key)?.kind !== kind) return null;
       }
       fresh.set(i, extras);
     }
-    const columns: ExtraColumn[] = last.nodeColumns.map((c) => c.kind === 's' ? { key: c.key, kind: c.kind, values: new Uint32Array(n).fill(NONE) }
+    const columns: ExtraColumn[] = lastColumns.map((c) => c.kind === 's' ? { key: c.key, kind: c.kind, values: new Uint32Array(n).fill(NONE) }
       : c.kind === 'b' ? { key: c.key, kind: c.kind, values: new Uint8Array(n) }
         : { key: c.key, kind: c.kind, values: new Int32Array(n), has: new Uint8Array(n) });
     const used = new Uint8Array(columns.length);
@@ -334,7 +342,7 @@ class RowEncoder {
       const extras = r < 0 ? fresh.get(i) : undefined;
       if (r < 0 && !extras) continue;
       for (let k = 0; k < columns.length; k++) {
-        const from = last.nodeColumns[k]!;
+        const from = lastColumns[k]!;
         const to = columns[k]!;
         if (extras) {
           if (!Object.hasOwn(extras, to.key)) continue;
@@ -379,8 +387,8 @@ class RowEncoder {
     if (this.memo) {
       this.memo.last = {
         nodes: this.nodes.slice(), links: this.links.slice(), tableNumbers: Int32Array.from(strings.numbers), node, link: lcol,
-        relations: this.relations, nodeColumns: nodeSplit.columns,
-        copyable: nodeSplit.rest.length === 0 && linkSplit.rest.length === 0 && linkSplit.columns.length === 0,
+        relations: this.relations, nodeColumns: nodeSplit.columns, linkColumns: linkSplit.columns,
+        copyable: nodeSplit.rest.length === 0 && linkSplit.rest.length === 0,
       };
     }
     const wire: Wire = {

@@ -151,8 +151,8 @@ export class EncodeMemo {
     for (let i = 0; i < snap.strings.length; i++) tableNumbers[i] = memo.numberOf(snap.strings[i]!);
     memo.last = {
       nodes: doc.nodes.slice(), links: doc.links.slice(), tableNumbers,
-      node: snap.node, link: snap.link, relations: snap.relations, nodeColumns: snap.nodeColumns,
-      copyable: snap.nodeExtras.size === 0 && snap.linkExtras.size === 0 && snap.linkColumns.length === 0
+      node: snap.node, link: snap.link, relations: snap.relations, nodeColumns: snap.nodeColumns, linkColumns: snap.linkColumns,
+      copyable: snap.nodeExtras.size === 0 && snap.linkExtras.size === 0
         && doc.nodes.length === snap.nodeCount && doc.links.length === snap.linkCount,
     };
     return memo;
@@ -174,7 +174,8 @@ export interface LastEncode {
   link: GraphSnapshot['link'];
   relations: string[];
   nodeColumns: ExtraColumn[];
-  /** Copying needs every extra field in columns: false when some travelled per row, or links had any. */
+  linkColumns: ExtraColumn[];
+  /** Copying needs every extra field in columns: false when some travelled per row. */
   copyable: boolean;
 }
 

@@ -5,7 +5,7 @@ import type { FileFacts } from '../facts.ts';
 import { loadFactsCache, writeFactsCache, type CacheEntry } from '../facts-cache.node.ts';
 import { linkGraph } from '../link/index.ts';
 import { relink, type RelinkResult } from '../link/incremental.ts';
-import { loadLinkCache } from '../link-cache.node.ts';
+import { loadLinkCache, sameLinkDeps } from '../link-cache.node.ts';
 import type { DecodedGraph, OutputFolder } from '../out/folder.node.ts';
 import { sortGraph } from '../outputs/graph-json.ts';
 import type { FileTask } from '../process-file.node.ts';
@@ -100,9 +100,11 @@ export async function linkFacts(scan: Scan, plan: Plan, folder: OutputFolder, de
     reuse = { nodes: keptNodeRows(doc.nodes, incremental.previousNodes, changedFiles), links: incremental.linkFrom, previousCommunity: incremental.previousNodes.map((n) => n.community) };
   } else sortGraph(doc);
   step('graph document');
+  // Relinked files that read what they read before leave the link cache file as it is (its id stays the graph state's).
+  const keptLinkCache = incremental?.keptLinkCache ?? null;
   return {
     doc, mode: incremental ? 'incremental' : 'full', relinked: incremental ? incremental.relinked : facts.length,
-    failed, skippedCount: Object.keys(skipped).length, lines, reuse, deps: linked.deps, keptLinkCache: null, inputsHash,
+    failed, skippedCount: Object.keys(skipped).length, lines, reuse, deps: keptLinkCache ? null : linked.deps, keptLinkCache, inputsHash,
     writeFacts: () => writeFactsCache(folder, plan.version, plan.paths, files.entries, prevCache),
   };
 }
@@ -117,7 +119,7 @@ export async function linkFacts(scan: Scan, plan: Plan, folder: OutputFolder, de
 function relinkChanged(
   scan: Scan, plan: Plan, folder: OutputFolder, decoded: DecodedGraph, prevCache: Record<string, CacheEntry> | null,
   changedPaths: string[], facts: FileFacts[], context: ProjectContext,
-): (RelinkResult & { previousNodes: GraphNode[] }) | null {
+): (RelinkResult & { previousNodes: GraphNode[]; keptLinkCache: string | null }) | null {
   const previous = scan.previous!;
   const entries = scan.files.entries;
   if (changedPaths.length > RELINK_MAX_FILES) return no('too many changed files');
@@ -159,7 +161,8 @@ function relinkChanged(
     previous: { links: doc.links, hazards: doc.graph.hazards ?? [], unresolvedCalls: doc.graph.unresolved_calls ?? {} },
   });
   // (Object.assign keeps the result's lazily built `nodes` lazy; a spread would build them.)
-  return result ? Object.assign(result, { previousNodes: doc.nodes }) : no('linked files differ');
+  if (!result) return no('linked files differ');
+  return Object.assign(result, { previousNodes: doc.nodes, keptLinkCache: sameLinkDeps(result.deps, deps) ? state.link_cache : null });
 }
 
 /**

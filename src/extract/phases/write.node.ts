@@ -64,9 +64,9 @@ export async function writeOutputs(
     }
     if (!graphText && process.env.SYNAPTIC_DEBUG) console.error('synaptic: graph.json lines not reusable: serializing in full');
   }
-  // A keeper keeps the bytes it wrote (its next update copies from them): one buffer then.
-  let graphBytes: Uint8Array | null = graphText && folder.kept ? graphText.toBuffer() : null;
-  if (!graphText) graphBytes = Buffer.from(stringifyGraph(doc));
+  // Written as ranges (writev), also by a keeper: its next update reads the file back from the page
+  // cache (~15 ms for prisma's 54 MB) where joining the ranges into one kept buffer cost ~70 ms.
+  const graphBytes: Uint8Array | null = graphText ? null : Buffer.from(stringifyGraph(doc));
   step(reuse ? 'graph.json (lines reused)' : 'graph.json');
   // The big files go to their temp files on the I/O pool while graph.cbor is encoded and the report
   // rendered; then graph.json is renamed into place, and graph.cbor right after it (a snapshot at
