@@ -27,6 +27,8 @@ function typePath(node: Node, depth = 0): NamePath | undefined {
     case 'type_identifier':
     case 'identifier':
       return [node.text];
+    case 'this_type': // `min(n: number): this` (fluent builders): the receiver's own type, see Resolver.typeOf
+      return ['this'];
     case 'nested_type_identifier':
     case 'member_expression':
     case 'nested_identifier':

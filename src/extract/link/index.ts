@@ -299,7 +299,8 @@ export class Linker {
         return { ids: [target(vf, vi)], conf, ...(v.guess ? { score: 0.5 } : {}) };
       }
       if (r.isTypeLike(vf, vi)) {
-        const ctor = constructorOf(r, vf, vi);
+        // (TS/JS: `new C()` of a class without its own constructor instantiates C, as the checker says)
+        const ctor = constructorOf(r, vf, vi, languageFamily(r.file(vf).language) !== 'js');
         return { ids: [ctor ? target(ctor[0], ctor[1]) : target(vf, vi, 'instantiates')], conf };
       }
       return null;
@@ -333,10 +334,11 @@ function ambiguousCandidates(r: Resolver, f: number, c: CallFact): [number, numb
   return [];
 }
 
-function constructorOf(r: Resolver, f: number, i: number): [number, number] | null {
+/** The constructor of type (f, i); `inherited`: else the nearest base's. */
+function constructorOf(r: Resolver, f: number, i: number, inherited = true): [number, number] | null {
   const seen = new Set<number>();
   let cur: [number, number] | undefined = [f, i];
-  while (cur && !seen.has(cur[0] * 1048576 + cur[1])) {
+  while (cur && !seen.has(cur[0] * 1048576 + cur[1]) && (inherited || seen.size === 0)) {
     seen.add(cur[0] * 1048576 + cur[1]);
     const syms = r.file(cur[0]).symbols;
     for (let k = cur[1] + 1; k < syms.length && syms[k]!.span.start_line <= syms[cur[1]]!.span.end_line; k++) {

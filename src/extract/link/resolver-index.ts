@@ -58,7 +58,16 @@ export interface FileIndex {
   pkgKey: string | null;
   /** JS/TS: owners of top-level methods declared outside a type (`app` of `app.use = function`). */
   owners: Set<string>;
+  /**
+   * A value and a type of one name in one scope (`export type OK<T>` + `export const OK = ...`,
+   * zod's `interface _ZodString` + `const _ZodString`): `members` holds the value, this maps the
+   * value's index to the type's (see resolveType).
+   */
+  typeTwins: Map<number, number>;
 }
+
+/** Declarations that name only a type: a value of the same name wins name lookups. */
+export const TYPE_ONLY: ReadonlySet<NodeKind> = new Set(['interface', 'type_alias']);
 
 /**
  * Per file (in file order): the (parameter name, type file, type symbol) each annotated parameter
@@ -211,11 +220,17 @@ export abstract class ResolverIndex {
     const members = new Map<number, Map<string, number>>();
     const js = JS_FAMILY.has(f.language);
     const owners = new Set<string>();
+    const typeTwins = new Map<number, number>();
     f.symbols.forEach((s, i) => {
       if (js && s.owner) { if (s.parent === -1) owners.add(s.owner); return; } // `app.use = function`: a member of app, not a name `use` of the scope
       let m = members.get(s.parent);
       if (!m) members.set(s.parent, (m = new Map()));
-      if (!m.has(s.name)) m.set(s.name, i);
+      const prev = m.get(s.name);
+      if (prev === undefined) m.set(s.name, i);
+      else if (js && TYPE_ONLY.has(f.symbols[prev]!.kind) && !TYPE_ONLY.has(s.kind)) {
+        m.set(s.name, i); // the type came first: the value takes the name, the type is its twin
+        typeTwins.set(i, prev);
+      } else if (js && !TYPE_ONLY.has(f.symbols[prev]!.kind) && TYPE_ONLY.has(s.kind) && !typeTwins.has(prev)) typeTwins.set(prev, i);
     });
     const locals = new Map<number, Map<string, BindingFact[]>>();
     const fields = new Map<number, Map<string, BindingFact[]>>();
@@ -236,7 +251,7 @@ export abstract class ResolverIndex {
     }
     const exportsByName = new Map<string, string>();
     for (const e of f.exports) if (!exportsByName.has(e.exported)) exportsByName.set(e.exported, e.local);
-    return { facts: f, members, locals, fields, imports, exportsByName, reexports, pkgKey: this.packageKey(f), owners };
+    return { facts: f, members, locals, fields, imports, exportsByName, reexports, pkgKey: this.packageKey(f), owners, typeTwins };
   }
 
   /** Add a file's entries to the global indexes: package members, methods declared outside their type, global names. */

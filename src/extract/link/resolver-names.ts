@@ -109,9 +109,14 @@ export abstract class ResolverNames extends ResolverIndex {
     let r = this.resolveName(f, scope, path[0]!);
     for (let k = 1; r && k < path.length; k++) r = this.memberOf(r.v, path[k]!);
     if (!r || (r.v.t !== 'sym')) return null;
-    const s = this.sym(r.v.f, r.v.i);
-    if (s.kind === 'type_alias' || TYPE_LIKE.has(s.kind) || s.kind === 'namespace' || s.kind === 'module') return [r.v.f, r.v.i];
-    return null;
+    const tf = r.v.f;
+    const isType = (i: number): boolean => {
+      const k = this.sym(tf, i).kind;
+      return k === 'type_alias' || TYPE_LIKE.has(k) || k === 'namespace' || k === 'module';
+    };
+    if (isType(r.v.i)) return [tf, r.v.i];
+    const twin = this.ix(tf).typeTwins.get(r.v.i); // `const X = ...` with `interface X`: the type
+    return twin !== undefined && isType(twin) ? [tf, twin] : null;
   }
 
   importValue(f: number, imp: ImportFact): Resolved | null {

@@ -163,18 +163,17 @@ export class Resolver extends ResolverNames {
         const b = this.bases(owner[0], owner[1])[0];
         return b ? { v: { t: 'inst', f: b[0], i: b[1] }, inf: true } : null;
       }
-      case 'mem': {
-        const o = this.typeOf(f, scope, e.o);
-        if (!o) return null;
-        if (o.v.t === 'ext') return o;
-        const r = this.memberOf(o.v, e.n);
-        return r ? { v: r.v, inf: r.inf || o.inf } : null;
-      }
+      case 'mem':
+        return this.memberValue(this.typeOf(f, scope, e.o), e.n);
       case 'call': {
-        const c = this.typeOf(f, scope, e.f);
+        // The receiver once (a chain `a.b().c().d()` must not be typed again at every step).
+        const recv = e.f.k === 'mem' ? this.typeOf(f, scope, e.f.o) : null;
+        const c = e.f.k === 'mem' ? this.memberValue(recv, e.f.n) : this.typeOf(f, scope, e.f);
         if (!c || c.v.t !== 'sym') return c && c.v.t === 'ext' ? c : null;
         const s = this.sym(c.v.f, c.v.i);
         if (TYPE_LIKE.has(s.kind)) return { v: { t: 'inst', f: c.v.f, i: c.v.i }, inf: true }; // Python/Ruby-style construction
+        // `min(n): this` (fluent builders): the receiver's own type, a subtype's too.
+        if (s.returns?.length === 1 && s.returns[0] === 'this' && recv && (recv.v.t === 'inst' || recv.v.t === 'sym')) return { v: recv.v, inf: true };
         return this.returnValue(c.v.f, c.v.i);
       }
       case 'new': {
@@ -191,6 +190,14 @@ export class Resolver extends ResolverNames {
       default:
         return null;
     }
+  }
+
+  /** Member `n` of an evaluated receiver (`o.n`). */
+  private memberValue(o: Resolved | null, n: string): Resolved | null {
+    if (!o) return null;
+    if (o.v.t === 'ext') return o;
+    const r = this.memberOf(o.v, n);
+    return r ? { v: r.v, inf: r.inf || o.inf } : null;
   }
 
   /**
