@@ -17,8 +17,8 @@ export function isStructural(relation: string): boolean {
   return relation === 'contains' || relation === 'defines' || relation === 'method' || relation.startsWith('has_');
 }
 
-/** Cross-language coupling relations (counted by graph_stats). */
-export const CROSS_LANGUAGE_RELATIONS: ReadonlySet<string> = new Set(['invokes', 'binds_native', 'calls_service', 'handled_by']);
+/** Cross-language coupling relations (counted by graph_stats): subprocess, FFI, HTTP and SQL (code -> table) boundaries. */
+export const CROSS_LANGUAGE_RELATIONS: ReadonlySet<string> = new Set(['invokes', 'binds_native', 'calls_service', 'handled_by', 'reads_from', 'writes_to']);
 
 /** Relations followed by `describe_node`'s "calls" clause. */
 export const DESCRIBE_CALL_RELATIONS: ReadonlySet<string> = new Set(['calls', 'invokes', 'calls_service', 'instantiates']);
