@@ -23,24 +23,37 @@ const rounds = Number(process.env.TIME_TRAVEL_ROUNDS ?? 3);
 const work = mkdtempSync(join(tmpdir(), 'synaptic-tt-bench-'));
 const repoDir = join(work, 'repo');
 cpSync(source, repoDir, { recursive: true, filter: (p) => !p.includes('synaptic-out') });
+// The copy's files have new stats: refresh the index once, as a real checkout has it (git then compares stats, not contents).
+execFileSync('git', ['-C', repoDir, 'update-index', '-q', '--refresh'], { stdio: 'ignore' });
 const out = join(repoDir, 'synaptic-out');
 const core = await Core.load();
 const repo = openRepo(repoDir);
 const sha = (rev: string) => resolveCommit(repo, rev);
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+/** How each side was built in the last timed run of each kind (how, from, files parsed, ms). */
+const builds: Record<string, string> = {};
+async function timed(fn: () => Promise<unknown>, kind?: string): Promise<number> {
   const t = performance.now();
-  await fn();
-  return performance.now() - t;
+  const r = await fn();
+  const ms = performance.now() - t;
+  if (kind && r && typeof r === 'object' && 'rev1' in r) {
+    const tt = r as Awaited<ReturnType<typeof timeTravel>>;
+    const b = (n?: { how: string; from?: string; parsed?: number; ms: number; steps?: Record<string, number> }) =>
+      n ? `${n.how}${n.from ? ` from ${n.from.slice(0, 10)}` : ''}${n.parsed !== undefined ? `, ${n.parsed} parsed` : ''}, ${n.ms} ms${n.steps ? ` (${Object.entries(n.steps).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}` : '-';
+    builds[kind] = `rev1 ${b(tt.rev1.build)}; rev2 ${b(tt.rev2.build)}; total ${ms.toFixed(0)} ms`;
+  }
+  return ms;
 }
 
 const times: Record<string, number[]> = { full: [], update: [], cold: [], bare: [], near: [] };
-const edited = execFileSync('git', ['-C', repoDir, 'ls-files', '*.ts'], { encoding: 'utf8' }).split('\n').find((f) => f.startsWith('src/'))!;
+// The file the one-file update edits: TIME_TRAVEL_EDIT, else the first .ts source file under a src/ folder.
+const edited = process.env.TIME_TRAVEL_EDIT ?? execFileSync('git', ['-C', repoDir, 'ls-files', '*.ts'], { encoding: 'utf8' }).split('\n').find((f) => /(^|\/)src\//.test(f) && !/test|spec/.test(f));
+if (!edited) throw new Error('no .ts file under a src/ folder to edit: set TIME_TRAVEL_EDIT');
 const original = readFileSync(join(repoDir, edited), 'utf8');
 try {
   for (let r = 0; r < rounds; r++) {
     rmSync(out, { recursive: true, force: true });
-    times.bare!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core })));
+    times.bare!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core }), 'bare'));
     rmSync(out, { recursive: true, force: true });
     times.full!.push(await timed(() => runExtract({ root: repoDir, outDir: out, incremental: false })));
     writeFileSync(join(repoDir, edited), `${original}\nexport function benchEdit${r}(): number {\n  return ${r};\n}\n`);
@@ -48,11 +61,11 @@ try {
     writeFileSync(join(repoDir, edited), original);
     await runExtract({ root: repoDir, outDir: out, incremental: true });
     rmSync(revisionsDir(out), { recursive: true, force: true });
-    times.cold!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core })));
+    times.cold!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core }), 'cold'));
     // A cached neighbour: HEAD~21 and HEAD built, HEAD~20 not.
     await timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~21', rev2: 'HEAD', core });
     rmSync(join(revisionsDir(out), sha('HEAD~20')), { recursive: true, force: true });
-    times.near!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core })));
+    times.near!.push(await timed(() => timeTravel({ dir: repoDir, outDir: out, rev1: 'HEAD~20', rev2: 'HEAD', core }), 'near'));
   }
 } finally {
   writeFileSync(join(repoDir, edited), original);
@@ -60,6 +73,7 @@ try {
 const min = (xs: number[]) => Math.min(...xs);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 for (const [k, xs] of Object.entries(times)) console.log(`${k.padEnd(7)} min ${min(xs).toFixed(0).padStart(6)} ms  median ${median(xs).toFixed(0).padStart(6)} ms  (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+for (const [k, line] of Object.entries(builds)) console.log(`${k.padEnd(7)} ${line}`);
 console.log(`near / update: min ${(min(times.near!) / min(times.update!)).toFixed(2)}x, median ${(median(times.near!) / median(times.update!)).toFixed(2)}x (target <= 3)`);
 console.log(`cold / full:   min ${(min(times.cold!) / min(times.full!)).toFixed(2)}x, median ${(median(times.cold!) / median(times.full!)).toFixed(2)}x (target <= 1.2)`);
 console.log(`bare / full:   min ${(min(times.bare!) / min(times.full!)).toFixed(2)}x, median ${(median(times.bare!) / median(times.full!)).toFixed(2)}x (no outputs at all)`);

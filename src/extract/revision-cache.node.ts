@@ -1,12 +1,12 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGraphBytes } from '../graph/load.node.ts';
-import { parseManifest } from '../graph/manifest.ts';
+import { parseManifest, stringifyManifest } from '../graph/manifest.ts';
 import type { GraphDocument } from '../graph/model.ts';
 import { outputPaths } from './git-changes.node.ts';
 import { LOCK_FILE } from './out/lock.node.ts';
 import { runExtract, type ExtractSummary } from './pipeline.node.ts';
-import { withWorktree, type Repo } from './worktree.node.ts';
+import { withWorktree, type Repo, type SharedWorktree } from './worktree.node.ts';
 
 /**
  * Graphs of past commits, cached per commit SHA in <outputs>/.revisions/<sha>/ (an output folder
@@ -36,6 +36,8 @@ export interface RevisionGraph {
   reused?: number;
   /** The build's phases (ms) and how it linked, for benchmarks. */
   phases?: ExtractSummary['timingsMs'];
+  /** Wall ms of each step of getting this graph (neighbour, seed, checkout, stamps, extract, read), for benchmarks. */
+  steps?: Record<string, number>;
   linkMode?: ExtractSummary['linkMode'];
 }
 
@@ -44,6 +46,8 @@ export interface RevisionCacheOptions {
   outDir: string;
   /** Parse lanes for builds (tests pin this). */
   workers?: number;
+  /** A worktree shared by the builds of one call (checked out from commit to commit); default: one per build. */
+  tree?: SharedWorktree;
 }
 
 function readGraph(dir: string): GraphDocument {
@@ -86,18 +90,23 @@ function changedSinceWorkingTree(repo: Repo, sha: string): Set<string> | undefin
 }
 
 /**
- * Gives the worktree's files that git says are identical to the neighbour's the size and mtime the
- * neighbour's manifest recorded, so the update reuses them by a stat (as `synaptic update` does in
- * place) instead of reading and hashing every file of a fresh checkout. For the served outputs a
- * file is carried only while the working tree still has the stamp the manifest recorded (an edit
- * since the served extract is parsed anew). Returns how many files were carried.
+ * Gives the worktree's files that git says are identical to the neighbour's an old mtime and
+ * records their exact stat (size, mtime) in the seeded manifest, so the update reuses them by a
+ * stat (as `synaptic update` does in place) instead of reading and hashing every file of a fresh
+ * checkout. (Setting the manifest's own mtime on the file does not work: utimes takes a double of
+ * seconds or a Date, so a nanosecond mtime never comes back equal.) For the served outputs a file
+ * is carried only while the working tree still has the stamp the manifest recorded (an edit since
+ * the served extract is parsed anew). Returns how many files were carried.
  */
 function carryStamps(repo: Repo, neighbour: { dir: string; label: string }, sha: string, seed: string, worktree: string): number {
-  const manifest = parseManifest(readFileSync(join(seed, '.manifest.json'), 'utf8'));
+  const manifestFile = join(seed, '.manifest.json');
+  const manifest = parseManifest(readFileSync(manifestFile, 'utf8'));
   if (!manifest) return 0;
   const served = neighbour.label === 'served outputs';
   const changed = served ? changedSinceWorkingTree(repo, sha) : diffNames(repo, neighbour.label, sha);
   if (!changed) return 0;
+  // Well before the seeded scan, so the update's racy-mtime guard trusts the stat.
+  const when = new Date(Math.floor(manifest.scanned_at_ms) - 60_000);
   let carried = 0;
   for (const [path, entry] of Object.entries(manifest.files)) {
     if (changed.has(path)) continue;
@@ -109,12 +118,17 @@ function carryStamps(repo: Repo, neighbour: { dir: string; label: string }, sha:
         const live = statSync(join(repo.root, path));
         if (live.size !== entry.size || live.mtimeMs !== entry.mtime_ms) continue;
       }
-      const when = new Date(entry.mtime_ms);
       utimesSync(file, when, when);
+      entry.mtime_ms = statSync(file).mtimeMs;
       carried++;
     } catch {
       // not in this commit (or not readable): the walk decides
     }
+  }
+  if (carried) {
+    const tmp = `${manifestFile}.carry-${process.pid}`;
+    writeFileSync(tmp, stringifyManifest(manifest));
+    renameSync(tmp, manifestFile);
   }
   return carried;
 }
@@ -144,15 +158,32 @@ function diffNames(repo: Repo, from: string, to: string): Set<string> | undefine
   return r.ok ? new Set(r.stdout.split('\n').filter(Boolean)) : undefined;
 }
 
+/** Wall ms per step, in order. */
+function stepClock(): { steps: Record<string, number>; mark(step: string): void } {
+  const steps: Record<string, number> = {};
+  let last = performance.now();
+  return {
+    steps,
+    mark(step) {
+      const now = performance.now();
+      steps[step] = Math.round((steps[step] ?? 0) + now - last);
+      last = now;
+    },
+  };
+}
+
 /** The graph of commit `sha`, from the cache or built (see the module comment). */
 export async function revisionGraph(repo: Repo, sha: string, options: RevisionCacheOptions): Promise<RevisionGraph> {
   const started = performance.now();
+  const clock = stepClock();
   const cacheDir = join(options.outDir, REVISIONS_DIR);
   const hit = join(cacheDir, sha);
   if (existsSync(join(hit, 'graph.json'))) {
     const now = new Date();
     utimesSync(hit, now, now);
-    return { sha, doc: readGraph(hit), how: 'cached', ms: performance.now() - started };
+    const doc = readGraph(hit);
+    clock.mark('read');
+    return { sha, doc, how: 'cached', ms: performance.now() - started, steps: clock.steps };
   }
   // The nearest neighbour by files that differ: a cached commit, or the served outputs (the working tree).
   let best: { dir: string; label: string; distance: number } | undefined;
@@ -164,6 +195,7 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
     const distance = filesBetween(repo, sha, undefined);
     if (!best || distance < best.distance) best = { dir: options.outDir, label: 'served outputs', distance };
   }
+  clock.mark('neighbour');
   mkdirSync(cacheDir, { recursive: true });
   const building = join(cacheDir, `.building-${sha}-${process.pid}-${Date.now()}`);
   // The same tree as the neighbour (a cached commit, or fresh served outputs of a clean working tree):
@@ -176,15 +208,24 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
       rmSync(building, { recursive: true, force: true });
     }
     evict(cacheDir);
-    return { sha, doc: readGraph(hit), how: 'update', from: best.label, distance: 0, parsed: 0, reused: 0, ms: performance.now() - started };
+    clock.mark('copy');
+    const doc = readGraph(hit);
+    clock.mark('read');
+    return { sha, doc, how: 'update', from: best.label, distance: 0, parsed: 0, reused: 0, ms: performance.now() - started, steps: clock.steps };
   }
   let summary: ExtractSummary;
+  const build = async (dir: string): Promise<ExtractSummary> => {
+    clock.mark('checkout');
+    if (best) carryStamps(repo, best, sha, building, dir);
+    clock.mark('stamps');
+    const s = await runExtract({ root: dir, outDir: building, incremental: best !== undefined, ...(options.workers !== undefined ? { workers: options.workers } : {}) });
+    clock.mark('extract');
+    return s;
+  };
   try {
     if (best) seedFrom(best.dir, building);
-    summary = await withWorktree(repo, sha, async (dir) => {
-      if (best) carryStamps(repo, best, sha, building, dir);
-      return await runExtract({ root: dir, outDir: building, incremental: best !== undefined, ...(options.workers !== undefined ? { workers: options.workers } : {}) });
-    });
+    clock.mark('seed');
+    summary = options.tree ? await build(options.tree.at(sha)) : await withWorktree(repo, sha, build);
     // Another call may have built it meanwhile: theirs is as good as ours.
     if (!existsSync(join(hit, 'graph.json'))) {
       rmSync(hit, { recursive: true, force: true });
@@ -194,8 +235,10 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
     rmSync(building, { recursive: true, force: true });
   }
   evict(cacheDir);
+  clock.mark('cleanup');
   const doc = readGraph(hit);
-  const counts = { parsed: summary.parsed, reused: summary.reused, ms: performance.now() - started, phases: summary.timingsMs, linkMode: summary.linkMode };
+  clock.mark('read');
+  const counts = { parsed: summary.parsed, reused: summary.reused, ms: performance.now() - started, phases: summary.timingsMs, linkMode: summary.linkMode, steps: clock.steps };
   return best ? { sha, doc, how: 'update', from: best.label, distance: best.distance, ...counts } : { sha, doc, how: 'full', ...counts };
 }
 

@@ -1,7 +1,7 @@
 import type { Core } from '../core/index.ts';
 import { diffGraphs, type GraphDiff } from '../graph/graph-diff.ts';
 import { revisionGraph, workingTreeGraph, type RevisionGraph } from './revision-cache.node.ts';
-import { openRepo, resolveCommit, sweepWorktrees, type Repo } from './worktree.node.ts';
+import { openRepo, resolveCommit, sweepWorktrees, withSharedWorktree, type Repo } from './worktree.node.ts';
 
 /**
  * time_travel_diff's engine: resolve both revisions, get each one's graph (cached per SHA, built in
@@ -36,10 +36,12 @@ export interface BuildNote {
   /** Files the build parsed. */
   parsed?: number;
   ms: number;
+  /** Wall ms per step (RevisionGraph.steps), for benchmarks. */
+  steps?: Record<string, number>;
 }
 
 function note(g: RevisionGraph): BuildNote {
-  return { how: g.how, ...(g.from ? { from: g.from } : {}), ...(g.parsed !== undefined ? { parsed: g.parsed } : {}), ms: Math.round(g.ms) };
+  return { how: g.how, ...(g.from ? { from: g.from } : {}), ...(g.parsed !== undefined ? { parsed: g.parsed } : {}), ms: Math.round(g.ms), ...(g.steps ? { steps: g.steps } : {}) };
 }
 
 /** Commits in `range` and, per file, how many of them touched it. */
@@ -60,19 +62,15 @@ export async function timeTravel(options: TimeTravelOptions): Promise<TimeTravel
   sweepWorktrees(repo);
   const sha1 = resolveCommit(repo, options.rev1);
   const sha2 = options.rev2 === undefined ? undefined : resolveCommit(repo, options.rev2);
-  const cache = { outDir: options.outDir, ...(options.workers !== undefined ? { workers: options.workers } : {}) };
-  const before = await revisionGraph(repo, sha1, cache);
-  let after;
-  let build2: BuildNote | undefined;
-  if (sha2 === undefined) {
-    const g = await workingTreeGraph(repo, cache);
-    after = g.doc;
-    build2 = note(g);
-  } else {
-    const g = await revisionGraph(repo, sha2, cache);
-    after = g.doc;
-    build2 = note(g);
-  }
+  // Both revisions share one worktree (added only if one must be built): the second build checks
+  // its commit out in place, so only the files that differ are written and the rest keep their stat.
+  const [before, second] = await withSharedWorktree(repo, async (tree) => {
+    const cache = { outDir: options.outDir, tree, ...(options.workers !== undefined ? { workers: options.workers } : {}) };
+    const first = await revisionGraph(repo, sha1, cache);
+    return [first, sha2 === undefined ? await workingTreeGraph(repo, cache) : await revisionGraph(repo, sha2, cache)] as const;
+  });
+  const after = second.doc;
+  const build2 = note(second);
   const { commits, perFile } = history(repo, sha1, sha2 ?? 'HEAD');
   return {
     rev1: { rev: options.rev1, sha: sha1, build: note(before) },

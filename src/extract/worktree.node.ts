@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gitOutcomesIn, type GitOutcomeRunner } from './git.node.ts';
@@ -66,6 +67,9 @@ export function trackGroup(pid: number): () => void {
   return () => groups.delete(pid);
 }
 
+/** Folders of worktrees already unregistered whose files are still being deleted in the background. */
+const discarding = new Map<string, Promise<void>>();
+
 function cleanUpAll(): void {
   for (const pid of groups) {
     try {
@@ -76,6 +80,8 @@ function cleanUpAll(): void {
   }
   groups.clear();
   for (const [dir, r] of [...open]) removeWorktree(r, dir);
+  for (const dir of discarding.keys()) rmSync(dir, { recursive: true, force: true });
+  discarding.clear();
 }
 
 /** While worktrees are open, SIGINT/SIGTERM/SIGHUP clean up first and then end the process as the signal would. */
@@ -97,6 +103,36 @@ function removeWorktree(repo: Repo, dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   repo.git(['worktree', 'prune']);
   open.delete(dir);
+}
+
+/**
+ * Unregisters a worktree at once and deletes its files in the background: the folder is renamed
+ * (it keeps our prefix and pid, so a killed run's leftovers are swept), its .git link removed and
+ * git's registration pruned; the answer does not wait for thousands of files to be unlinked. The
+ * exit hook deletes what is still pending; {@link settleWorktrees} waits for it.
+ */
+function discardWorktree(repo: Repo, dir: string): void {
+  const trash = `${dir}-done`;
+  try {
+    renameSync(dir, trash);
+  } catch {
+    removeWorktree(repo, dir);
+    return;
+  }
+  open.delete(dir);
+  try {
+    unlinkSync(join(trash, '.git'));
+  } catch {
+    // a checkout that failed early has no link
+  }
+  repo.git(['worktree', 'prune']);
+  const done = rm(trash, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined).finally(() => discarding.delete(trash));
+  discarding.set(trash, done);
+}
+
+/** Waits until the files of discarded worktrees are deleted (benchmarks and tests). */
+export async function settleWorktrees(): Promise<void> {
+  await Promise.all([...discarding.values()]);
 }
 
 function pidAlive(pid: number): boolean {
@@ -123,7 +159,7 @@ export function sweepWorktrees(repo: Repo): number {
   // Folders whose registration is already gone (a crash between add and the first write).
   for (const name of safeList(tmpdir())) {
     const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
-    if (m && !pidAlive(Number(m[1]))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    if (m && !pidAlive(Number(m[1])) && !discarding.has(join(tmpdir(), name))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
   return swept;
 }
@@ -142,20 +178,56 @@ function safeList(dir: string): string[] {
  * run's sweep. Hooks, filters and fsmonitor stay off (git.node.ts).
  */
 export async function withWorktree<T>(repo: Repo, sha: string, fn: (dir: string) => Promise<T>): Promise<T> {
-  sweepWorktrees(repo);
-  if (!exitHooked) {
-    exitHooked = true;
-    process.on('exit', cleanUpAll);
-  }
-  const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
-  open.set(dir, repo);
-  if (open.size === 1) guardSignals(true);
+  return withSharedWorktree(repo, (tree) => fn(tree.at(sha)));
+}
+
+/** One worktree that moves from commit to commit (see {@link withSharedWorktree}). */
+export interface SharedWorktree {
+  /** The worktree's folder with `sha` checked out: added on first use, a checkout of the files that differ after. */
+  at(sha: string): string;
+}
+
+function failed(what: string, sha: string, r: { timedOut: boolean; stderr: string; status: number | null }): RepoError {
+  return new RepoError(`cannot check out ${sha.slice(0, 12)} ${what}: ${r.timedOut ? 'timed out' : r.stderr.split('\n').pop() || `git exited ${r.status}`}`);
+}
+
+/**
+ * Like {@link withWorktree}, for several commits in turn: the worktree is added on the first
+ * `at()` and later ones check the next commit out in place (git rewrites only the files that
+ * differ, and the others keep their stat, so an update there reuses them). Removed afterwards on
+ * every exit path; nothing is added when `fn` never asks for a commit.
+ */
+export async function withSharedWorktree<T>(repo: Repo, fn: (tree: SharedWorktree) => Promise<T>): Promise<T> {
+  let dir: string | undefined;
+  let current: string | undefined;
+  const tree: SharedWorktree = {
+    at(sha) {
+      if (dir === undefined) {
+        sweepWorktrees(repo);
+        if (!exitHooked) {
+          exitHooked = true;
+          process.on('exit', cleanUpAll);
+        }
+        dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
+        open.set(dir, repo);
+        if (open.size === 1) guardSignals(true);
+        const added = repo.git(['worktree', 'add', '--detach', '--force', dir, sha], { timeoutMs: 300_000 });
+        if (!added.ok) throw failed('into a worktree', sha, added);
+      } else if (current !== sha) {
+        current = undefined;
+        const moved = gitOutcomesIn(dir, { timeoutMs: 300_000 })(['checkout', '--quiet', '--detach', '--force', sha]);
+        if (!moved.ok) throw failed('in the worktree', sha, moved);
+      }
+      current = sha;
+      return dir;
+    },
+  };
   try {
-    const added = repo.git(['worktree', 'add', '--detach', '--force', dir, sha], { timeoutMs: 300_000 });
-    if (!added.ok) throw new RepoError(`cannot check out ${sha.slice(0, 12)} into a worktree: ${added.timedOut ? 'timed out' : added.stderr.split('\n').pop() || `git exited ${added.status}`}`);
-    return await fn(dir);
+    return await fn(tree);
   } finally {
-    removeWorktree(repo, dir);
-    if (!open.size) guardSignals(false);
+    if (dir !== undefined) {
+      discardWorktree(repo, dir);
+      if (!open.size) guardSignals(false);
+    }
   }
 }

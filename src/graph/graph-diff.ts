@@ -73,22 +73,35 @@ export function folderOf(file: string): string {
 
 interface Side {
   nodes: Map<string, GraphNode>;
-  edges: Map<string, { source: string; relation: string; target: string; file: string }>;
+  /** Edge key -> index in the document's links (no object per edge: prisma has ~10^5 of them). */
+  edges: Map<string, number>;
   deps: Map<string, FileDependency>;
 }
 
 function side(doc: GraphDocument): Side {
-  const nodes = new Map(doc.nodes.map((n) => [n.id, n]));
-  const edges: Side['edges'] = new Map();
+  const nodes = new Map<string, GraphNode>();
+  for (const n of doc.nodes) nodes.set(n.id, n);
+  const edges = new Map<string, number>();
   const deps = new Map<string, FileDependency>();
-  for (const l of doc.links) {
-    edges.set(edgeKey(l), { source: l.source, relation: l.relation, target: l.target, file: l.source_file || nodes.get(l.source)?.source_file || '' });
+  const links = doc.links;
+  for (let i = 0; i < links.length; i++) {
+    const l = links[i]!;
+    edges.set(edgeKey(l), i);
     if (!DEPENDENCY_RELATIONS.has(l.relation)) continue;
     const from = nodes.get(l.source)?.source_file;
     const to = nodes.get(l.target)?.source_file;
-    if (from && to && from !== to) deps.set(`${from}\0${to}`, { from, to });
+    if (from && to && from !== to) {
+      const key = `${from}\0${to}`;
+      if (!deps.has(key)) deps.set(key, { from, to });
+    }
   }
   return { nodes, edges, deps };
+}
+
+/** The file an edge belongs to: its own source_file, else its source node's. */
+function edgeFile(doc: GraphDocument, s: Side, i: number): string {
+  const l = doc.links[i]!;
+  return l.source_file || s.nodes.get(l.source)?.source_file || '';
 }
 
 /** Strongly connected file sets (2+ files) of a dependency graph, from the core. */
@@ -169,15 +182,17 @@ export function diffGraphs(core: Core, before: GraphDocument, after: GraphDocume
   }
   let edgesAdded = 0;
   let edgesRemoved = 0;
-  for (const [key, e] of b.edges) {
+  for (const [key, i] of b.edges) {
     if (a.edges.has(key)) continue;
     edgesAdded++;
-    if (e.file) spot(e.file).edges_added++;
+    const file = edgeFile(after, b, i);
+    if (file) spot(file).edges_added++;
   }
-  for (const [key, e] of a.edges) {
+  for (const [key, i] of a.edges) {
     if (b.edges.has(key)) continue;
     edgesRemoved++;
-    if (e.file) spot(e.file).edges_removed++;
+    const file = edgeFile(before, a, i);
+    if (file) spot(file).edges_removed++;
   }
   const depsAdded = [...b.deps].filter(([k]) => !a.deps.has(k)).map(([, d]) => d);
   const depsRemoved = [...a.deps].filter(([k]) => !b.deps.has(k)).map(([, d]) => d);
