@@ -130,7 +130,8 @@ test('bad input: a shallow clone, a repository with no commits, a folder that is
     }, 'HEAD', /has no commits yet, so 'HEAD' names nothing: commit first/],
     ['plain', (dir) => cpSync(join(ROOT, 'test/fixtures/repo/src/util'), dir, { recursive: true }), 'HEAD', /^git unavailable or not a git repository \(.*\)\. Graph audit continues offline\./],
   ];
-  for (const [name, make, rev, expected] of cases) {
+  // Independent repositories and servers: checked at the same time.
+  await Promise.all(cases.map(async ([name, make, rev, expected]) => {
     const dir = join(fx.dir, name);
     mkdirSync(dir, { recursive: true });
     make(dir);
@@ -145,6 +146,6 @@ test('bad input: a shallow clone, a repository with no commits, a folder that is
     } finally {
       await s.close();
     }
-  }
+  }));
   assert.deepEqual(ours(), []);
 });
