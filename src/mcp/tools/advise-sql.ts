@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseCandidate, SQL_DIALECTS, SqlParseError } from '../../extract/sql/candidate.ts';
 import type { QueryEngine } from '../../query/engine.ts';
-import { sanitize } from '../../query/sanitize.ts';
+import { sanitize, sanitizeProse } from '../../query/sanitize.ts';
 import { adviseSql, columnIndexOf, type ColumnIndex } from '../../query/sql-advise.ts';
 import { sqlSchemaOf, type SqlSchema } from '../../query/sql-rules.ts';
 import { toolError, toolResult, type ToolDefinition } from '../tool.ts';
@@ -45,7 +45,7 @@ export function createAdviseSqlTool(ctx: GraphToolContext): ToolDefinition<typeo
       try {
         statements = await parseCandidate(args.query, args.dialect);
       } catch (err) {
-        if (err instanceof SqlParseError) return toolError(err.message);
+        if (err instanceof SqlParseError) return toolError(sanitizeProse(err.message)); // the message quotes the query
         throw err;
       }
       const { schema, columns } = schemaOf(await ctx.engine());
