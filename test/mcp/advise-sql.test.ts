@@ -5,38 +5,22 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
-import { CLI_ARGS, extractFixture, ROOT, text } from './helpers.ts';
-import { connectSdk } from './sdk-stdio.ts';
+import { test } from 'node:test';
+import { CLI_ARGS, text } from './helpers.ts';
+import { serveSqlFixture } from './sql-fixture-server.ts';
 
-let fx: ReturnType<typeof extractFixture>;
-let sdk: Awaited<ReturnType<typeof connectSdk>>;
-let client: Client;
-
-before(async () => {
-  fx = extractFixture((repo) => cpSync(join(ROOT, 'test/fixtures/sql'), join(repo, 'sql'), { recursive: true }));
-  sdk = await connectSdk(fx.graph, fx.env, { serve: ['--no-freshen'] });
-  client = sdk.client;
-});
-
-after(async () => {
-  await sdk?.close();
-  fx?.cleanup();
-});
+const server = serveSqlFixture();
 
 interface Finding { rule_id: string; severity: string; location: string; title: string; remediation: string; confidence: number }
 
 async function advise(query: string, dialect?: string): Promise<{ findings: string[]; out: string; isError: boolean }> {
-  const r = await client.callTool({ name: 'advise_sql', arguments: { query, ...(dialect ? { dialect } : {}) } });
+  const r = await server.client.callTool({ name: 'advise_sql', arguments: { query, ...(dialect ? { dialect } : {}) } });
   const findings = ((r.structuredContent as { findings?: Finding[] } | undefined)?.findings ?? []).map((f) => `${f.rule_id} ${f.location}`);
   return { findings, out: text(r), isError: r.isError === true };
 }
 
 test('tools/list: advise_sql is read-only, with query required and the spec dialects', async () => {
-  const tool = (await client.listTools()).tools.find((t) => t.name === 'advise_sql');
+  const tool = (await server.client.listTools()).tools.find((t) => t.name === 'advise_sql');
   assert.ok(tool, 'advise_sql is listed');
   assert.equal(tool.annotations?.readOnlyHint, true);
   assert.equal(tool.annotations?.openWorldHint, false);
@@ -83,12 +67,12 @@ test('unparsable SQL and a dialect the parser cannot read are clear errors', asy
   assert.equal(mysql.isError, true);
   assert.match(mysql.out, /supported dialects: postgres/);
   assert.deepEqual((await advise('SELECT id FROM accounts WHERE id = ?', 'sqlite')).findings, [], 'placeholders of other clients parse');
-  const wrong = await client.callTool({ name: 'advise_sql', arguments: { query: 'SELECT 1', dialect: 'oracle' } });
+  const wrong = await server.client.callTool({ name: 'advise_sql', arguments: { query: 'SELECT 1', dialect: 'oracle' } });
   assert.equal(wrong.isError, true);
 });
 
 test('synaptic advise-sql prints the same findings, --json the report; bad SQL exits 1', () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, [...CLI_ARGS, 'advise-sql', ...args, '--graph', fx.graph], { env: fx.env, encoding: 'utf8' });
+  const run = (...args: string[]) => spawnSync(process.execPath, [...CLI_ARGS, 'advise-sql', ...args, '--graph', server.fx.graph], { env: server.fx.env, encoding: 'utf8' });
   const r = run('DELETE FROM accounts');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^1 finding\(s\) \(1 high\) for 1 statement\(s\); tables: accounts \(RLS, 1 policy\(ies\)\)\.\n\[high\] missing_where @ query:L1/);

@@ -4,32 +4,16 @@
  * real stdio server. Every planted problem is found once; its clean twin is not.
  */
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
-import { extractFixture, ROOT, text } from './helpers.ts';
-import { connectSdk } from './sdk-stdio.ts';
+import { test } from 'node:test';
+import { text } from './helpers.ts';
+import { serveSqlFixture } from './sql-fixture-server.ts';
 
-let fx: ReturnType<typeof extractFixture>;
-let sdk: Awaited<ReturnType<typeof connectSdk>>;
-let client: Client;
-
-before(async () => {
-  fx = extractFixture((repo) => cpSync(join(ROOT, 'test/fixtures/sql'), join(repo, 'sql'), { recursive: true }));
-  sdk = await connectSdk(fx.graph, fx.env, { serve: ['--no-freshen'] });
-  client = sdk.client;
-});
-
-after(async () => {
-  await sdk?.close();
-  fx?.cleanup();
-});
+const server = serveSqlFixture();
 
 interface Finding { rule_id: string; severity: string; location: string; title: string; detail: string; remediation: string; confidence: number }
 
 test('every planted SQL problem is found once, and no clean twin', async () => {
-  const r = await client.callTool({ name: 'audit_sql', arguments: { verbose: true } });
+  const r = await server.client.callTool({ name: 'audit_sql', arguments: { verbose: true } });
   const findings = (r.structuredContent as { findings: Finding[] }).findings;
   const got = findings.map((f) => `${f.rule_id} ${f.location}`).sort();
   assert.deepEqual(got, [
@@ -54,14 +38,14 @@ test('every planted SQL problem is found once, and no clean twin', async () => {
 });
 
 test('severity and limit cut the list; the text is terse without verbose', async () => {
-  const high = await client.callTool({ name: 'audit_sql', arguments: { severity: 'high' } });
+  const high = await server.client.callTool({ name: 'audit_sql', arguments: { severity: 'high' } });
   assert.deepEqual((high.structuredContent as { findings: Finding[] }).findings.map((f) => f.severity), ['critical', 'high', 'high']);
-  const one = text(await client.callTool({ name: 'audit_sql', arguments: { limit: 1 } }));
+  const one = text(await server.client.callTool({ name: 'audit_sql', arguments: { limit: 1 } }));
   const lines = one.split('\n');
   assert.equal(lines.length, 3, one);
   assert.match(lines[1]!, /^\[critical\] sql_injection/);
   assert.equal(lines[2], '+6 more (raise limit, or verbose for all)');
   assert.doesNotMatch(one, /fix:/);
-  const bad = await client.callTool({ name: 'audit_sql', arguments: { severity: 'urgent' } });
+  const bad = await server.client.callTool({ name: 'audit_sql', arguments: { severity: 'urgent' } });
   assert.equal(bad.isError, true);
 });
