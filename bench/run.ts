@@ -11,6 +11,7 @@ import { runExtractBench } from './extract.bench.ts';
 import { runMemoryBench } from './memory.bench.ts';
 import { runHttpBench } from './http.bench.ts';
 import { runExplorerBench } from './explorer.bench.ts';
+import { runMeshReliabilityBench } from './mesh-reliability.bench.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const verbose = process.env.BENCH_VERBOSE === '1';
@@ -75,12 +76,18 @@ if (quick) console.log('\nBENCH_QUICK: tiny graphs, few runs; targets are for sc
 
 // The product-level suites (extraction, memory, HTTP load, the browser explorer). Each is measured
 // in its own terms; a suite that fails is reported and fails the run, the others still run.
-// BENCH_SUITES=extract,memory,http,explorer picks some; BENCH_SUITES=none skips them.
+// BENCH_SUITES=extract,memory,http,explorer,mesh picks some; BENCH_SUITES=none skips them.
 const productSuites: Record<string, () => Promise<unknown>> = {
   extract: () => runExtractBench({ print: false }),
   memory: async () => runMemoryBench({ quick, print: false }),
   http: () => runHttpBench({ quick, graph: process.env.HTTP_BENCH_GRAPH, log }),
   explorer: () => runExplorerBench({ quick, graph: process.env.EXPLORER_BENCH_GRAPH, log }),
+  mesh: async () => {
+    // The table shows the counts that must be 0 and the wake p99; the JSON keeps every row.
+    const r = await runMeshReliabilityBench({ quick, print: false, log });
+    const flat = r.rows.flatMap((x) => [[`${x.backend} lost`, x.lost], [`${x.backend} wrong project`, x.wrongProject], [`${x.backend} claimed twice`, x.claimedTwice], [`${x.backend} wake p99 ms`, x.wakeP99Ms]]);
+    return { ...Object.fromEntries(flat), ...Object.fromEntries(Object.entries(r.skipped).map(([b, why]) => [`${b} skipped`, why])), rows: r.rows };
+  },
 };
 const wanted = (process.env.BENCH_SUITES ?? Object.keys(productSuites).join(',')).split(',').map((x) => x.trim()).filter((x) => x && x !== 'none');
 const products: Record<string, unknown> = {};
