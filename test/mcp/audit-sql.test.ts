@@ -23,28 +23,36 @@ test('every planted SQL problem is found once, and no clean twin', async () => {
     'rls_missing sql/migrations/001_init.sql:L13',
     'rls_no_policy sql/migrations/001_init.sql:L20',
     'rls_partial sql/migrations/001_init.sql:L7',
+    'sql_injection sql/src/OrderRepository.java:L19',
+    'sql_injection sql/src/order_store.go:L21',
     'sql_injection sql/src/orders.ts:L13',
   ]);
-  const injection = findings.find((f) => f.rule_id === 'sql_injection')!;
+  // Go (fmt.Sprintf through a local) and Java (+ concatenation) planted once each; their bound twins are clean.
+  const byFile = (f: string) => findings.find((x) => x.rule_id === 'sql_injection' && x.location.startsWith(f))!;
+  assert.match(byFile('sql/src/order_store.go').title, /s\.db\.QueryContext \(OrderStore\.AccountByEmail\)/);
+  assert.match(byFile('sql/src/order_store.go').detail, /splices in email /);
+  assert.match(byFile('sql/src/OrderRepository.java').title, /jdbc\.update \(OrderRepository\.cancelAll\)/);
+  assert.equal(byFile('sql/src/OrderRepository.java').severity, 'critical');
+  const injection = findings.find((f) => f.location.startsWith('sql/src/orders.ts') && f.rule_id === 'sql_injection')!;
   assert.equal(injection.severity, 'critical');
   assert.match(injection.title, /pool\.query \(getOrderUnsafe\)/);
   assert.match(findings.find((f) => f.rule_id === 'rls_partial')!.title, /cover select but not insert, update, delete/);
   // RLS is on for orders, so the uncovered commands are denied (fail-closed): low, not high.
   assert.equal(findings.find((f) => f.rule_id === 'rls_partial')!.severity, 'low');
   const out = text(r);
-  assert.match(out, /^7 finding\(s\) \(1 critical, 2 high, 2 medium, 2 low\) over 6 table\(s\), 2 policy\(ies\), 3 table\(s\) with RLS\./);
+  assert.match(out, /^9 finding\(s\) \(3 critical, 2 high, 2 medium, 2 low\) over 6 table\(s\), 2 policy\(ies\), 3 table\(s\) with RLS\./);
   assert.match(out, /\[critical\] sql_injection @ sql\/src\/orders\.ts:L13 \(0\.80\)/);
   assert.match(out, /\n {4}fix: Pass the value as a bind parameter/);
 });
 
 test('severity and limit cut the list; the text is terse without verbose', async () => {
   const high = await server.client.callTool({ name: 'audit_sql', arguments: { severity: 'high' } });
-  assert.deepEqual((high.structuredContent as { findings: Finding[] }).findings.map((f) => f.severity), ['critical', 'high', 'high']);
+  assert.deepEqual((high.structuredContent as { findings: Finding[] }).findings.map((f) => f.severity), ['critical', 'critical', 'critical', 'high', 'high']);
   const one = text(await server.client.callTool({ name: 'audit_sql', arguments: { limit: 1 } }));
   const lines = one.split('\n');
   assert.equal(lines.length, 3, one);
   assert.match(lines[1]!, /^\[critical\] sql_injection/);
-  assert.equal(lines[2], '+6 more (raise limit, or verbose for all)');
+  assert.equal(lines[2], '+8 more (raise limit, or verbose for all)');
   assert.doesNotMatch(one, /fix:/);
   const bad = await server.client.callTool({ name: 'audit_sql', arguments: { severity: 'urgent' } });
   assert.equal(bad.isError, true);

@@ -1,0 +1,159 @@
+/**
+ * What the per-language embedded-SQL readers (embedded.ts: TS/JS/Python, embedded-go.ts,
+ * embedded-java.ts) share: building a query's text with its non-constant parts as holes, printf-style
+ * formatting (Go `fmt.Sprintf`, Java `String.format`, Python `%`), finding the value a local name was
+ * assigned just before the call, and turning the text into a SqlQueryFact (plus the node attributes
+ * audit_sql reads).
+ */
+import type { Node } from 'web-tree-sitter';
+import type { SymbolFact } from '../facts.ts';
+import type { SqlQueryFact } from './facts.ts';
+import { accessOf, loadPgParser, parsePg } from './pg-ast.ts';
+
+export const LOOKS_SQL = /^\s*\(?\s*(?:select|insert|update|delete|with|merge)\b/i;
+/** An ALL_CAPS name is taken for a constant (`TABLE`, `COLUMNS`). */
+export const CONSTANT_NAME = /^[A-Z][A-Z0-9_]*$/;
+
+/** The text of one query being built: non-constant parts become `$n` holes, their source text kept. */
+export class SqlText {
+  readonly spliced: string[] = [];
+  private binds = 0;
+  /** A non-constant spliced into the text (likely injection). */
+  hole(text: string): string {
+    this.spliced.push(text.length > 40 ? text.slice(0, 40) + '…' : text);
+    return `$${this.spliced.length}`;
+  }
+  /** A value that cannot carry SQL (a number formatted with `%d`, a named constant): a placeholder. */
+  bind(): string {
+    this.binds++;
+    return '$0';
+  }
+  /** The final text: client placeholders (`?`, `%s`, `%(name)s`, `:name`, `@name`, `$0`) as PostgreSQL's `$n`, so it parses; `::type` casts stay. */
+  finish(sql: string): string {
+    let n = this.spliced.length;
+    return sql.replace(/\$0|%(?:\(\w+\))?s|\?|(?<!:):[A-Za-z_]\w*|(?<![@\w])@[A-Za-z_]\w*/g, () => `$${++n}`);
+  }
+}
+
+/** printf verbs that format a number or boolean: the value cannot carry SQL syntax. */
+const NUMERIC_VERB = /[dibouxXeEfFgGt]$/;
+const VERB = /%%|%[-+ #0-9.*]*[a-zA-Z]/g;
+
+/**
+ * `format` with each printf verb replaced by its argument: `piece(arg)` when it is a constant (null:
+ * not one), a placeholder for a numeric verb, a hole otherwise. `%%` is `%`.
+ */
+export function printf(format: string, args: (Node | undefined)[], text: SqlText, constant: (n: Node) => string | null): string {
+  let i = 0;
+  return format.replace(VERB, (verb) => {
+    if (verb === '%%') return '%';
+    const arg = args[i++];
+    if (!arg) return text.bind();
+    const c = constant(arg);
+    if (c !== null) return c;
+    return NUMERIC_VERB.test(verb) ? text.bind() : text.hole(arg.text);
+  });
+}
+
+/** Go / Java / Python string escapes in a quoted literal's body (enough for SQL text). */
+export function unescape(body: string): string {
+  return body.includes('\\') ? body.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '' : c)) : body;
+}
+
+/** How a language assigns a name: the assignments to `name` under `scope`, in source order. */
+export interface Assignments {
+  /** Node types that open a function body (the scope a local lives in). */
+  functions: ReadonlySet<string>;
+  /** `{value, append}` for each assignment to `name` under `scope` (`append`: `+=`). */
+  find(scope: Node, name: string): { node: Node; value: Node; append: boolean }[];
+}
+
+/**
+ * The value(s) `id` holds at `before` (a byte offset): the last plain assignment in its function
+ * before that point and the `+=` appends after it, else the file's top-level one; null when it is
+ * not assigned here (a parameter, another file's name).
+ */
+export function valueOf(id: Node, before: number, lang: Assignments): Node[] | null {
+  let fn: Node | null = id.parent;
+  while (fn && !lang.functions.has(fn.type)) fn = fn.parent;
+  const pick = (list: { node: Node; value: Node; append: boolean }[]): Node[] | null => {
+    const prior = list.filter((a) => a.node.endIndex <= before);
+    let start = -1;
+    for (let i = prior.length - 1; i >= 0; i--) if (!prior[i]!.append) { start = i; break; }
+    return start < 0 ? null : prior.slice(start).map((a) => a.value);
+  };
+  if (fn) {
+    const local = pick(lang.find(fn, id.text));
+    if (local) return local;
+  }
+  let root: Node = id;
+  while (root.parent) root = root.parent;
+  // Top level only: a name assigned in some other function is not this one.
+  return pick(lang.find(root, id.text).filter((a) => { let p = a.node.parent; while (p && !lang.functions.has(p.type)) p = p.parent; return !p; }));
+}
+
+/** A query call's text, ready to parse. */
+export interface BuiltQuery {
+  call: Node;
+  /** The client call as written (shortened to the method when long). */
+  client: string;
+  method: string;
+  sql: string;
+  /** The non-constant parts spliced into the text ([] when none); `bound`: they are bound as parameters after all (tagged templates). */
+  spliced: string[];
+  bound?: boolean;
+}
+
+const HOLE_NAME = 'synaptic_hole_';
+
+/** Parses a built query; pushes its fact and marks the enclosing symbol (`sql_injection`, `sql_select_star`). */
+export async function recordQuery(q: BuiltQuery, symbols: SymbolFact[], out: SqlQueryFact[]): Promise<void> {
+  if (!LOOKS_SQL.test(q.sql)) return;
+  await loadPgParser();
+  let stmts;
+  try { stmts = parsePg(q.sql); } catch {
+    // A hole where a name goes (`FROM " + table`, `FROM users " + where`): read the holes as names.
+    if (!q.spliced.length) return;
+    try { stmts = parsePg(q.sql.replace(/\$(\d+)/g, (m, k: string) => (Number(k) <= q.spliced.length ? `${HOLE_NAME}${k}` : m))); } catch { return; }
+  }
+  const reads = new Set<string>(); const writes = new Set<string>(); const columns = new Set<string>();
+  const add = (set: Set<string>, names: string[]) => { for (const x of names) if (!x.startsWith(HOLE_NAME)) set.add(x); };
+  let selectStar = false;
+  for (const s of stmts) {
+    const a = accessOf(s.stmt);
+    add(reads, a.reads); add(writes, a.writes); add(columns, a.columns);
+    selectStar ||= a.selectStar;
+  }
+  if (reads.size + writes.size === 0) return;
+  const line = q.call.startPosition.row + 1;
+  const injection = q.spliced.length && !q.bound ? q.spliced.join(', ') : undefined;
+  const scope = scopeAt(symbols, line);
+  // On the node too: the server keeps node attributes, not per-link ones (audit_sql reads these).
+  if (scope >= 0 && (injection || selectStar)) {
+    const s = symbols[scope]!;
+    s.extra = { ...s.extra, ...(injection && !s.extra?.sql_injection ? { sql_injection: `L${line} ${q.client}: ${injection}` } : {}), ...(selectStar ? { sql_select_star: `L${line}` } : {}) };
+  }
+  out.push({
+    scope, line, reads: [...reads].sort(), writes: [...writes].sort(), columns: [...columns].sort(),
+    ...(selectStar ? { selectStar } : {}), ...(injection ? { injection } : {}), client: q.client,
+  });
+}
+
+/** The callee as written, or just the method when that is long (a chained builder). */
+export function clientName(fnText: string, method: string): string {
+  return fnText.length > 60 ? method : fnText.replace(/\s+/g, '');
+}
+
+/** The innermost symbol whose span holds `line` (-1: top level). */
+export function scopeAt(symbols: SymbolFact[], line: number): number {
+  let best = -1;
+  let size = Infinity;
+  for (let i = 0; i < symbols.length; i++) {
+    const s = symbols[i]!.span;
+    if (s.start_line <= line && line <= s.end_line && s.end_line - s.start_line < size) {
+      best = i;
+      size = s.end_line - s.start_line;
+    }
+  }
+  return best;
+}
