@@ -1,11 +1,10 @@
 import { edgeCsr, indexGraph, type IndexedGraph } from '../graph/indexed-graph.ts';
 import { membersOf, TYPE_KINDS } from '../graph/members.ts';
 import { OTHER_RELATION_ID, RELATIONS, type GraphDocument, type GraphNode, type NodeId } from '../graph/model.ts';
-import { bareName, splitWords, stem, STOPWORDS } from './tokens.ts';
+import { buildPostings, type PostingList, type Postings } from './postings.ts';
+import { bareName } from './tokens.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
-
-type Postings = { label: Map<string, NodeId[]>; path: Map<string, NodeId[]>; doc: Map<string, NodeId[]>; owner: Map<string, NodeId[]>; words: Uint8Array };
 
 /**
  * Everything the query engine needs, built once per graph load: out/in CSR over edge ids, degrees,
@@ -229,21 +228,21 @@ export class GraphIndex {
    * Label stem token -> node ids, and path stem token -> node ids (query_graph ranking). Built on
    * first use (or by `warm()`), so a server answers its first lookup without paying for them.
    */
-  get labelPostings(): Map<string, NodeId[]> {
+  get labelPostings(): PostingList {
     return this.postingsIndex.get().label;
   }
 
-  get pathPostings(): Map<string, NodeId[]> {
+  get pathPostings(): PostingList {
     return this.postingsIndex.get().path;
   }
 
   /** Owner stem token -> node ids: the words of the names a member sits in (`PreparedRequest` of `PreparedRequest.prepare_body`). */
-  get ownerPostings(): Map<string, NodeId[]> {
+  get ownerPostings(): PostingList {
     return this.postingsIndex.get().owner;
   }
 
   /** Doc-comment stem token -> node ids (the words a symbol's comment explains it with). */
-  get docPostings(): Map<string, NodeId[]> {
+  get docPostings(): PostingList {
     return this.postingsIndex.get().doc;
   }
 
@@ -270,73 +269,9 @@ export class GraphIndex {
     for (const step of [...this.warmSteps(), this.postingsWarmStep()]) step(Infinity);
   }
 
-  private *buildPostings(): Generator<void, Postings> {
-    const words = new Uint8Array(this.n);
-    const label = new Map<string, NodeId[]>();
-    const path = new Map<string, NodeId[]>();
-    const doc = new Map<string, NodeId[]>();
-    const owner = new Map<string, NodeId[]>();
-    const ownerWords = new Map<string, string[]>();
-    const fileTokens = new Map<string, string[]>();
-    const stems = new Map<string, string>();
-    const stemOf = (w: string) => {
-      let s = stems.get(w);
-      if (s === undefined) {
-        s = stem(w);
-        stems.set(w, s);
-      }
-      return s;
-    };
-    for (let v = 0; v < this.n; v++) {
-      if (v % 64 === 63) yield; // ~15 us a node
-      const node = this.g.nodes[v]!;
-      const bare = bareName(this.label(v)) || this.label(v);
-      const seen = new Set<string>();
-      const split = splitWords(bare);
-      // Scaffolding verbs (`get`, `handle`) are not words a question leaves uncovered.
-      let content = 0;
-      for (const w of split) if (!STOPWORDS.has(w)) content++;
-      words[v] = Math.min(255, Math.max(1, content));
-      for (const w of split) {
-        const s = stemOf(w);
-        if (!seen.has(s)) {
-          seen.add(s);
-          push(label, s, v);
-        }
-      }
-      const full = bare.toLowerCase();
-      if (full && !seen.has(full)) push(label, full, v);
-      const whole = this.label(v);
-      const cut = whole.lastIndexOf(bare);
-      if (cut > 0) {
-        // Members of one type share its words: split and stem each owner prefix once.
-        const prefix = whole.slice(0, cut);
-        let words = ownerWords.get(prefix);
-        if (!words) ownerWords.set(prefix, (words = [...new Set(splitWords(prefix).map(stemOf))]));
-        for (const s of words) if (!seen.has(s)) push(owner, s, v);
-      }
-      const file = node.source_file;
-      if (file) {
-        let toks = fileTokens.get(file);
-        if (!toks) {
-          toks = [...new Set(splitWords(file.replace(/\.[A-Za-z0-9]+$/, '')).map(stemOf).filter((t) => t.length >= 2))];
-          fileTokens.set(file, toks);
-        }
-        for (const t of toks) push(path, t, v);
-      }
-      // The comment's first 240 characters: its summary, not a long tutorial's every word.
-      if (typeof node.doc === 'string' && node.doc) {
-        const docSeen = new Set<string>();
-        for (const w of splitWords(node.doc.slice(0, 240))) {
-          if (w.length < 3 || STOPWORDS.has(w)) continue;
-          const s = stemOf(w);
-          if (seen.has(s) || docSeen.has(s)) continue;
-          docSeen.add(s);
-          push(doc, s, v);
-        }
-      }
-    }
-    return { label, path, doc, owner, words };
+  private buildPostings(): Generator<void, Postings> {
+    const g = this.g;
+    return buildPostings({ n: this.n, label: (v) => this.label(v), file: (v) => g.nodes[v]!.source_file, doc: (v) => g.nodes[v]!.doc });
   }
 
   node(v: NodeId): GraphNode {
