@@ -20,6 +20,7 @@ import { recoverSyntax } from './syntax-recovery.ts';
 import { isTestPath, isTestSymbolName } from '../graph/test-paths.ts';
 import { embeddedSql } from './sql/embedded.ts';
 import { extractSqlFileFacts } from './sql/schema.ts';
+import type { SqlSetting } from './sql/dialect-project.node.ts';
 import { extractHttp } from './http/extract.ts';
 
 const KINDS: ReadonlyMap<string, NodeKind> = new Map<string, NodeKind>([
@@ -51,7 +52,7 @@ function precedingTypesOf(root: Node): ReadonlySet<string> {
  * Extracts the facts of one file. Throws `Error("Cannot parse ...")` when the grammar yields no
  * tree; a tree with syntax errors still yields the facts of its well-formed parts.
  */
-export async function extractFileFacts(input: { path: string; source: string; language: LanguageId }): Promise<FileFacts> {
+export async function extractFileFacts(input: { path: string; source: string; language: LanguageId; sqlDialect?: SqlSetting }): Promise<FileFacts> {
   const { path, language } = input;
   if (language === 'sql') return extractSqlFileFacts(input);
   const rt = await runtimeFor(language);
@@ -71,7 +72,7 @@ export async function extractFileFacts(input: { path: string; source: string; la
       const last = matches[matches.length - 1]?.captures[0]?.node;
       facts.queryStopped = { line: last ? last.startPosition.row + 1 : 1 };
     }
-    const queries = await embeddedSql(root, source, language, facts.symbols);
+    const queries = input.sqlDialect === 'off' ? [] : await embeddedSql(root, source, language, facts.symbols);
     if (queries.length) facts.sql = { edges: [], queries };
     const http = extractHttp(root, source, language, facts);
     if (http) facts.http = http;

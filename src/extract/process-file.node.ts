@@ -4,6 +4,7 @@ import type { FileFacts } from './facts.ts';
 import { extractFileFacts } from './file-facts.ts';
 import type { LanguageId } from './languages.ts';
 import { classifyContent } from './walk.node.ts';
+import { sqlSettingFor } from './sql/dialect-project.node.ts';
 
 /** One file to extract (what the pipeline sends to a worker). */
 export interface FileTask {
@@ -46,7 +47,8 @@ export async function processFile(task: FileTask): Promise<FileResult> {
   if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
   const lines = countLines(source);
   try {
-    const facts = await extractFileFacts({ path: task.path, source, language: task.language });
+    const sqlDialect = sqlSettingFor(task.abs.endsWith(task.path) ? task.abs.slice(0, task.abs.length - task.path.length) : task.abs);
+    const facts = await extractFileFacts({ path: task.path, source, language: task.language, ...(sqlDialect ? { sqlDialect } : {}) });
     return { path: task.path, hash, size, lines, facts };
   } catch (err) {
     return { path: task.path, hash, size, lines, error: messageOf(err) };

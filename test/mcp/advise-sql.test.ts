@@ -26,7 +26,7 @@ test('tools/list: advise_sql is read-only, with query required and the spec dial
   assert.equal(tool.annotations?.openWorldHint, false);
   const schema = tool.inputSchema as { required?: string[]; properties: Record<string, { enum?: string[] }> };
   assert.deepEqual(schema.required, ['query']);
-  assert.deepEqual(schema.properties.dialect?.enum, ['postgres', 'mysql', 'mssql', 'sqlite']);
+  assert.deepEqual(schema.properties.dialect?.enum, ['postgres', 'mysql', 'mariadb', 'sqlite', 'mssql']);
   assert.ok(tool.outputSchema, 'declares an outputSchema');
 });
 
@@ -52,6 +52,21 @@ test('each planted problem is found on its query, against the fixture schema; th
   assert.match(twin.out, /^0 finding\(s\) for 1 statement\(s\); tables: accounts \(RLS, 1 policy\(ies\)\)\.\nNo problem found\.$/);
 });
 
+test('dialect mysql (and the backtick clue alone): the MySQL parser, the same findings against the graph', async () => {
+  const q = "SELECT * FROM `orders` o JOIN `accounts` a ON a.id = o.account_id WHERE abs(a.id) = ? AND a.email LIKE '%@x.org'";
+  for (const d of ['mysql', 'mariadb', undefined]) {
+    assert.deepEqual((await advise(q, d)).findings.sort(), [
+      'leading_wildcard query:L1',
+      'missing_filter_index query:L1',
+      'non_sargable query:L1',
+      'rls_partial sql/migrations/001_init.sql:L7',
+      'select_star query:L1',
+    ], `${String(d)}: ${(await advise(q, d)).out}`);
+  }
+  assert.deepEqual((await advise('SELECT `id` FROM `acounts` WHERE `id` = ?', 'mysql')).findings, ['unknown_table query:L1']);
+  assert.deepEqual((await advise('SELECT a.`id`, a.`email` FROM `accounts` a WHERE a.`id` = ?', 'mysql')).findings, [], 'the clean twin');
+});
+
 test('UPDATE / DELETE without WHERE, and their twins', async () => {
   assert.deepEqual((await advise('DELETE FROM accounts')).findings, ['missing_where query:L1']);
   assert.deepEqual((await advise('UPDATE accounts SET email = $1')).findings, ['missing_where query:L1']);
@@ -63,9 +78,12 @@ test('unparsable SQL and a dialect the parser cannot read are clear errors', asy
   const bad = await advise('SELECT id FROM accounts WHER id = 1');
   assert.equal(bad.isError, true);
   assert.match(bad.out, /^Cannot parse the query as PostgreSQL: syntax error at or near "id" at line 1, column 30:/);
-  const mysql = await advise('SELECT `id` FROM accounts', 'mysql');
+  const mssql = await advise('SELECT TOP 1 id FROM accounts', 'mssql');
+  assert.equal(mssql.isError, true);
+  assert.match(mssql.out, /no SQL Server parser/);
+  const mysql = await advise('SELECT `id` FROM accounts WHER `id` = 1', 'mysql');
   assert.equal(mysql.isError, true);
-  assert.match(mysql.out, /supported dialects: postgres/);
+  assert.match(mysql.out, /^Cannot parse the query as MySQL: syntax error at "`" at line 1, column 32:/);
   assert.deepEqual((await advise('SELECT id FROM accounts WHERE id = ?', 'sqlite')).findings, [], 'placeholders of other clients parse');
   const wrong = await server.client.callTool({ name: 'advise_sql', arguments: { query: 'SELECT 1', dialect: 'oracle' } });
   assert.equal(wrong.isError, true);
@@ -84,5 +102,5 @@ test('synaptic advise-sql prints the same findings, --json the report; bad SQL e
   assert.match(bad.stderr, /Cannot parse the query as PostgreSQL: syntax error at or near "SELEC"/);
   const usage = run('SELECT 1', '--dialect', 'oracle');
   assert.equal(usage.status, 2);
-  assert.match(usage.stderr, /--dialect is one of postgres, mysql, mssql, sqlite/);
+  assert.match(usage.stderr, /--dialect is one of postgres, mysql, mariadb, sqlite, mssql/);
 });

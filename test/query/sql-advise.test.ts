@@ -39,7 +39,7 @@ before(async () => {
   columns = columnIndexOf(graph.nodes);
 });
 
-async function advise(sql: string, dialect?: 'postgres' | 'mysql'): Promise<string[]> {
+async function advise(sql: string, dialect?: 'postgres' | 'mysql' | 'sqlite'): Promise<string[]> {
   return adviseSql(await parseCandidate(sql, dialect), schema, columns).findings.map((f) => `${f.severity} ${f.rule_id}: ${f.title}`);
 }
 
@@ -117,9 +117,30 @@ test('client placeholders parse; bad SQL and other dialects get the parser messa
     assert.match(e.message, /^Cannot parse the query as PostgreSQL: syntax error at or near "id" at line 2, column 20:\n {2}FROM accounts WHER id = 1\n {21}\^/);
     return true;
   });
-  await assert.rejects(parseCandidate('SELECT `id` FROM accounts', 'mysql'), /Cannot parse the query as mysql \(read as PostgreSQL\)[\s\S]*supported dialects: postgres/);
+  await assert.rejects(parseCandidate('SELECT TOP 1 id FROM accounts', 'mssql'), /Cannot parse the query as mssql \(read as PostgreSQL\)[\s\S]*no SQL Server parser/);
+  await assert.rejects(parseCandidate('SELECT `id` FROM\naccounts WHERE', 'mysql'), (e: unknown) => {
+    assert.ok(e instanceof SqlParseError);
+    assert.equal(e.line, 2);
+    assert.match(e.message, /^Cannot parse the query as MySQL: syntax error at end of input at line 2, column 15:\n {2}accounts WHERE\n/);
+    return true;
+  });
   await assert.rejects(parseCandidate('  -- nothing\n'), /holds no SQL statement/);
   await assert.rejects(parseCandidate(''), /The query is empty/);
+});
+
+test('MySQL and SQLite candidates parse with their own parser, and get the same findings as PostgreSQL', async () => {
+  // Backticks: MySQL by the clue, and with dialect mysql.
+  for (const d of [undefined, 'mysql'] as const) {
+    assert.deepEqual((await advise("SELECT * FROM `orders` o JOIN `accounts` a ON a.id = o.account_id WHERE LOWER(a.email) = ? AND o.note LIKE '%x'", d)).sort(), [
+      'info select_star: SELECT * in the query',
+      "medium leading_wildcard: LIKE '%x' on orders.note starts with %",
+      'medium non_sargable: Predicate on lower(email) cannot use the index on accounts.email',
+    ]);
+  }
+  assert.deepEqual(await advise('SELECT id FROM `acounts` WHERE id = ?', 'mysql'), ['high unknown_table: No table or view named acounts in the graph']);
+  assert.deepEqual(await advise('UPDATE `orders` JOIN `accounts` a ON a.id = orders.account_id SET total = 0', 'mysql'), ['high missing_where: UPDATE on orders without WHERE']);
+  assert.deepEqual(await advise('DELETE FROM orders WHERE id = ?1', 'sqlite'), []);
+  assert.deepEqual(await advise('SELECT id FROM "orders" WHERE "note" = :note', 'sqlite'), ['medium missing_filter_index: No index on orders serves the filter on note']);
 });
 
 test('with no SQL schema in the graph only the text is checked (no unknown_table)', async () => {

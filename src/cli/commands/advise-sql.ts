@@ -15,7 +15,8 @@ Runs audit_sql's rules on one candidate query (the MCP tool advise_sql): tables 
 non-sargable predicates, leading-% LIKE, UPDATE / DELETE without WHERE. '-' reads the query from stdin.
 Exit code 1 when the query does not parse.
 
-  --dialect <d>         ${SQL_DIALECTS.join(', ')} (default postgres; the others parse where they agree with it)
+  --dialect <d>         ${SQL_DIALECTS.join(', ')} (default: from the query's syntax, else postgres;
+                        mssql is read as postgres where they agree)
 ${GRAPH_USAGE}
 `,
   async run(argv) {
