@@ -134,17 +134,17 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
         const obj = callee.childForFieldName('object');
         const name = nameText(callee.childForFieldName('name'));
         text = obj ? `${nameText(obj)}.${name}` : name;
-        const k = o.hazards?.[text] ?? o.hazards?.['.' + name];
+        const k = hazardOf(o, text) ?? hazardOf(o, '.' + name);
         if (k) {
           sink.hazard(k, call, firstStringArg(call, o));
           return true;
         }
       }
-      const kind = o.hazards?.[text];
+      const kind = hazardOf(o, text);
       if (!kind) {
         if (o.tables.members[callee.type]) {
           const prop = callee.childForFieldName(o.tables.members[callee.type]![1]);
-          const k2 = prop ? o.hazards?.['.' + prop.text] : undefined;
+          const k2 = prop ? hazardOf(o, '.' + prop.text) : undefined;
           if (k2) {
             sink.hazard(k2, call, firstStringArg(call, o));
             return true;
@@ -168,4 +168,9 @@ function firstStringArg(call: Node, o: GenericOptions): string | undefined {
     if (v !== undefined) return v;
   }
   return undefined;
+}
+
+/** The hazard a callee names: own keys only (a call to `toString(x)` is not Object.prototype.toString). */
+function hazardOf(o: { hazards?: GenericOptions['hazards'] }, key: string): NonNullable<GenericOptions['hazards']>[string] | undefined {
+  return o.hazards && Object.hasOwn(o.hazards, key) ? o.hazards[key] : undefined;
 }
