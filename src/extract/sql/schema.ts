@@ -1,15 +1,18 @@
 /**
  * A `.sql` file (migration, schema dump) -> FileFacts: the tables, views, columns, indexes, RLS
  * policies, grants and functions it creates as symbols, and its foreign keys, indexes, policies and
- * RLS switches as table-name edges (resolved across files when linking). PostgreSQL dialect.
- * Statements the parser rejects make the whole file fail with the parser's message and line.
+ * RLS switches as table-name edges (resolved across files when linking). PostgreSQL through its own
+ * parser; MySQL / MariaDB / SQLite through node-sql-parser mapped to the same AST shapes (dialect.ts),
+ * so one walk below serves all (policies, RLS and grants are PostgreSQL's only). A statement the
+ * parser rejects makes the whole file fail with the parser's message and line.
  */
 import type { NodeKind, Span } from '../../graph/model.ts';
 import { isTestPath } from '../../graph/test-paths.ts';
 import { FACTS_VERSION, type FileFacts, type SymbolFact } from '../facts.ts';
 import type { SqlEdgeFact } from './facts.ts';
 import { doBlockStatements } from './do-block.ts';
-import { accessOf, loadPgParser, nameList, parsePg, relName } from './pg-ast.ts';
+import { accessOf, loadPgParser, nameList, parsePg, relName, type PgStatement } from './pg-ast.ts';
+import { chooseDialect, DialectParseError, dialectLabel, parseDialect, type SqlDialect } from './dialect.ts';
 
 /** Byte offset (UTF-8, as the parser reports) -> 1-based line. */
 function lineIndex(bytes: Uint8Array): (offset: number) => number {
@@ -37,16 +40,21 @@ export function untemplate(source: string): string {
   return source.includes('{{') ? source.replace(TEMPLATE, (m) => ' '.repeat(Buffer.byteLength(m) - 1) + 't') : source;
 }
 
-export async function extractSqlFileFacts(input: { path: string; source: string }): Promise<FileFacts> {
+/** `sqlDialect`: the project's (or the user's) dialect; undefined: the file's syntax decides; `off`: no schema read. */
+export async function extractSqlFileFacts(input: { path: string; source: string; sqlDialect?: SqlDialect | 'off' }): Promise<FileFacts> {
   const path = input.path;
-  const source = untemplate(input.source);
-  await loadPgParser();
+  const source = untemplate(input.sqlDialect === 'off' ? '' : input.source);
+  const dialect = chooseDialect(input.sqlDialect === 'off' ? undefined : input.sqlDialect, source);
   const bytes = Buffer.from(source, 'utf8');
   const lineOf = lineIndex(bytes);
-  let stmts;
+  let stmts: PgStatement[];
   try {
-    stmts = parsePg(source);
+    if (dialect === 'postgres') {
+      if (source.trim()) await loadPgParser();
+      stmts = parsePg(source);
+    } else stmts = await parseDialect(source, dialect, true);
   } catch (err) {
+    if (err instanceof DialectParseError) throw new Error(`Cannot parse "${path}" as ${dialectLabel(dialect)} (line ${err.line}): ${err.message}`);
     const e = err as Error & { sqlDetails?: { cursorPosition?: number } };
     const at = e.sqlDetails?.cursorPosition;
     throw new Error(`Cannot parse "${path}" as PostgreSQL${at !== undefined ? ` (line ${lineOf(Buffer.byteLength(source.slice(0, at)))})` : ''}: ${e.message}`);
@@ -135,6 +143,7 @@ export async function extractSqlFileFacts(input: { path: string; source: string 
         const exprColumns = [...new Set((s.indexParams ?? []).flatMap((p: any) => (p.IndexElem?.expr ? columnsIn(p.IndexElem.expr) : [])))];
         const ii = add('index', name, name, -1, span, header, {
           table: t, columns: columns.join(','), ...(exprColumns.length ? { expr_columns: exprColumns.join(',') } : {}), ...(s.unique ? { unique: true } : {}),
+          ...(s.implicit ? { implicit: true } : {}), // InnoDB's own index on a foreign key (MySQL)
         });
         edges.push({ from: ii, to: table(t), relation: 'indexes', line, columns });
         break;
