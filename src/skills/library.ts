@@ -1,61 +1,50 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, rmdirSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
-import { claudeDir, dataDir, ensureDataDir, projectRoot, writeFileAtomic, type Env } from './paths.ts';
+import { existsSync, readFileSync, realpathSync, statSync, unlinkSync, rmdirSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
+import { isAbsolute, join, dirname } from 'node:path';
+import { claudeDir, projectRoot, writeFileAtomic, type Env } from './paths.ts';
 import { checkDescription, checkInstructions, checkSkillName, renderSkillFile } from './skill-file.ts';
+import { FileSkillStore, sha, SkillExistsError, type SkillMeta, type SkillChange, type SkillRef, type SkillScope, type SkillStore, type TextSlot } from './store.ts';
 
-export type SkillScope = 'project' | 'global';
-export type SkillStatus = 'pending' | 'approved' | 'rejected';
-
-/** An older text of a skill, kept under its revision id (`r1`, `r2`, ...). */
-export interface SkillRevision {
-  id: string;
-  at: number;
-  /** Why it was replaced: the revise note, or the owner's rejection. */
-  note: string;
-}
-
-/** Where an approved skill was written, and the hash of what was written there. */
-export interface Installation {
-  tool: 'claude-code';
-  path: string;
-  hash: string;
-  at: number;
-}
-
-/** A skill in the library (metadata; the texts are files beside it). */
-export interface SkillMeta {
-  name: string;
-  description: string;
-  scope: SkillScope;
-  /** Project root for project skills, null for global ones. */
-  project: string | null;
-  status: SkillStatus;
-  /** The teaching session's note on why the skill is worth keeping. */
-  note: string;
-  created: number;
-  updated: number;
-  revisions: SkillRevision[];
-  installed: Installation | null;
-}
+export type { Installation, SkillMeta, SkillRevision, SkillScope, SkillStatus, SkillStore } from './store.ts';
 
 /** A skill was not found (by name, in this project or globally). */
 export class SkillNotFoundError extends Error {
   override name = 'SkillNotFoundError';
 }
 
-const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 const now = (): number => Math.floor(Date.now() / 1000);
 
+function taughtBy(): string {
+  let user = 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // no passwd entry (a container's numeric uid): keep "unknown"
+  }
+  return `${user}@${hostname()}`;
+}
+
 /**
- * The skill library under `<data>/skills/`: pending skills a session taught, their revisions, and
- * the owner's approvals. Only `approve` writes outside it (the SKILL.md Claude Code reads).
+ * The skill library: pending skills a session taught, their revisions, and the owner's approvals. The
+ * metadata and texts live in a SkillStore: files under `<data>/skills/` on one machine, or the team
+ * database in team mode, so a skill taught on one machine is listed, shown and approved on another.
+ * Only `approve` writes outside it (the SKILL.md Claude Code reads, always on this machine).
  */
 export class SkillLibrary {
-  readonly root: string;
+  readonly store: SkillStore;
 
-  constructor(private readonly env: Env = process.env) {
-    this.root = join(dataDir(env), 'skills');
+  /** The library of this machine's files; `SkillLibrary.open` picks the team database when configured. */
+  constructor(private readonly env: Env = process.env, store?: SkillStore) {
+    this.store = store ?? new FileSkillStore(env);
+  }
+
+  /** The configured library: the team database in team mode (SYNAPTIC_DATABASE_URL or `settings database`), else files. */
+  static async open(env: Env = process.env): Promise<SkillLibrary> {
+    const { databaseUrl, teamName } = await import('../memory/database.ts');
+    const url = databaseUrl(env as NodeJS.ProcessEnv);
+    if (url === null) return new SkillLibrary(env);
+    const { PgSkillStore } = await import('./pg-store.ts');
+    return new SkillLibrary(env, await PgSkillStore.open({ url, team: teamName(env as NodeJS.ProcessEnv), env }));
   }
 
   /** Normalizes a project argument: absolute, existing, symlink-free, at its repository root. */
@@ -71,23 +60,16 @@ export class SkillLibrary {
     return projectRoot(real);
   }
 
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
   /** Stores a new pending skill. Frontmatter is never taken from the caller. */
-  teach(input: { name: string; description: string; instructions: string; scope: SkillScope; project: string | null; note: string }): SkillMeta {
+  async teach(input: { name: string; description: string; instructions: string; scope: SkillScope; project: string | null; note: string }): Promise<SkillMeta> {
     checkSkillName(input.name);
     checkDescription(input.description);
     checkInstructions(input.instructions);
     const project = input.scope === 'project' ? SkillLibrary.projectOf(input.project ?? '') : null;
-    const dir = this.dirOf(input.name, input.scope, project);
-    ensureDataDir(this.env);
-    mkdirSync(dirname(dir), { recursive: true, mode: 0o700 });
-    try {
-      mkdirSync(dir, { mode: 0o700 }); // not recursive: EEXIST makes two teaches of one name race-free
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-        throw new TypeError(`Cannot teach skill "${input.name}": it already exists${project ? ` for ${project}` : ' globally'}; use revise to correct it`);
-      }
-      throw err;
-    }
     const t = now();
     const meta: SkillMeta = {
       name: input.name,
@@ -96,13 +78,20 @@ export class SkillLibrary {
       project,
       status: 'pending',
       note: input.note,
+      taughtBy: taughtBy(),
       created: t,
       updated: t,
       revisions: [],
       installed: null,
     };
-    writeFileAtomic(join(dir, 'instructions.md'), input.instructions);
-    this.save(meta);
+    try {
+      await this.store.create(meta, input.instructions);
+    } catch (err) {
+      if (err instanceof SkillExistsError) {
+        throw new TypeError(`Cannot teach skill "${input.name}": it already exists${project ? ` for ${project}` : ' globally'}; use revise to correct it`);
+      }
+      throw err;
+    }
     return meta;
   }
 
@@ -110,65 +99,55 @@ export class SkillLibrary {
    * Replaces a skill's instructions, keeping the old text as a new revision. The skill goes back to
    * pending: an approved copy stays where it was installed until the owner approves the new text.
    */
-  revise(input: { name: string; instructions: string; note: string; project: string | null }): { meta: SkillMeta; revision: string } {
+  async revise(input: { name: string; instructions: string; note: string; project: string | null }): Promise<{ meta: SkillMeta; revision: string }> {
     checkInstructions(input.instructions);
-    const meta = this.find(input.name, input.project);
-    const dir = this.dirOf(meta.name, meta.scope, meta.project);
-    const revision = `r${meta.revisions.length + 1}`;
-    mkdirSync(join(dir, 'revisions'), { recursive: true, mode: 0o700 });
-    writeFileAtomic(join(dir, 'revisions', `${revision}.md`), this.instructions(meta));
-    meta.revisions.push({ id: revision, at: now(), note: input.note });
-    writeFileAtomic(join(dir, 'instructions.md'), input.instructions);
-    meta.status = 'pending';
-    meta.updated = now();
-    this.save(meta);
-    return { meta, revision };
+    const found = await this.find(input.name, input.project);
+    return this.change(found, async (meta, text) => {
+      const revision = `r${meta.revisions.length + 1}` as TextSlot;
+      const texts = new Map<TextSlot, string | null>([[revision, (await text('instructions')) ?? ''], ['instructions', input.instructions]]);
+      meta.revisions.push({ id: revision, at: now(), note: input.note });
+      meta.status = 'pending';
+      meta.updated = now();
+      return { meta, texts, result: { meta, revision } };
+    });
   }
 
   /** Every skill (rejected ones only with `all`), by scope, project, then name. */
-  list(options: { all?: boolean } = {}): SkillMeta[] {
-    const out: SkillMeta[] = [];
-    const read = (dir: string): void => {
-      if (!existsSync(dir)) return;
-      for (const name of readdirSync(dir).sort()) {
-        const file = join(dir, name, 'meta.json');
-        if (existsSync(file)) out.push(JSON.parse(readFileSync(file, 'utf8')) as SkillMeta);
-      }
-    };
-    read(join(this.root, 'global'));
-    const projects = join(this.root, 'project');
-    if (existsSync(projects)) for (const p of readdirSync(projects).sort()) read(join(projects, p));
-    return out
+  async list(options: { all?: boolean } = {}): Promise<SkillMeta[]> {
+    return (await this.store.list())
       .filter((m) => options.all || m.status !== 'rejected')
       .sort((a, b) => a.scope.localeCompare(b.scope) || (a.project ?? '').localeCompare(b.project ?? '') || a.name.localeCompare(b.name));
   }
 
   /** The skill named `name` for `project` (its project skill first, then the global one). */
-  find(name: string, project: string | null): SkillMeta {
+  async find(name: string, project: string | null): Promise<SkillMeta> {
     checkSkillName(name);
     const root = project ? SkillLibrary.projectOf(project) : null;
-    const candidates: Array<[SkillScope, string | null]> = root ? [['project', root], ['global', null]] : [['global', null]];
-    for (const [scope, p] of candidates) {
-      const file = join(this.dirOf(name, scope, p), 'meta.json');
-      if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as SkillMeta;
+    const candidates: SkillRef[] = root ? [{ name, scope: 'project', project: root }, { name, scope: 'global', project: null }] : [{ name, scope: 'global', project: null }];
+    for (const ref of candidates) {
+      const meta = await this.store.get(ref);
+      if (meta) return meta;
     }
     throw new SkillNotFoundError(`Cannot find skill "${name}"${root ? ` for ${root} or globally` : ' globally'}: see \`synaptic skills list\``);
   }
 
   /** The current instructions of a skill. */
-  instructions(meta: SkillMeta): string {
-    return readFileSync(join(this.dirOf(meta.name, meta.scope, meta.project), 'instructions.md'), 'utf8');
+  async instructions(meta: SkillMeta): Promise<string> {
+    const text = await this.store.text(meta, 'instructions');
+    if (text === null) throw new SkillNotFoundError(`Cannot read skill "${meta.name}": its instructions are missing`);
+    return text;
   }
 
   /** The text a revision kept. */
-  revisionText(meta: SkillMeta, id: string): string {
-    if (!meta.revisions.some((r) => r.id === id)) throw new SkillNotFoundError(`Cannot find revision "${id}" of skill "${meta.name}"`);
-    return readFileSync(join(this.dirOf(meta.name, meta.scope, meta.project), 'revisions', `${id}.md`), 'utf8');
+  async revisionText(meta: SkillMeta, id: string): Promise<string> {
+    const text = meta.revisions.some((r) => r.id === id) ? await this.store.text(meta, id as TextSlot) : null;
+    if (text === null) throw new SkillNotFoundError(`Cannot find revision "${id}" of skill "${meta.name}"`);
+    return text;
   }
 
   /** The SKILL.md approve would write now. */
-  render(meta: SkillMeta): string {
-    return renderSkillFile(meta.name, meta.description, this.instructions(meta));
+  async render(meta: SkillMeta): Promise<string> {
+    return renderSkillFile(meta.name, meta.description, await this.instructions(meta));
   }
 
   /** Where Claude Code reads this skill: `~/.claude/skills/<name>/SKILL.md` or `<project>/.claude/skills/...`. */
@@ -178,60 +157,67 @@ export class SkillLibrary {
   }
 
   /**
-   * Approves the current text: writes SKILL.md where Claude Code reads it. Refuses to replace a file
-   * Synaptic did not write (or that was edited since) unless `force`.
+   * Approves the current text: writes SKILL.md where Claude Code reads it on this machine. Refuses to
+   * replace a file Synaptic did not write (or that was edited since) unless `force`. In team mode
+   * another machine approves the shared text again to install its own copy.
    */
-  approve(name: string, project: string | null, options: { force?: boolean } = {}): { meta: SkillMeta; path: string } {
-    const meta = this.find(name, project);
-    const path = this.targetPath(meta);
-    this.checkOurs(meta, path, options.force === true, 'approve');
-    const text = this.render(meta);
-    writeFileAtomic(path, text, 0o644);
-    writeFileAtomic(join(this.dirOf(meta.name, meta.scope, meta.project), 'approved.md'), this.instructions(meta));
-    meta.status = 'approved';
-    meta.installed = { tool: 'claude-code', path, hash: sha(text), at: now() };
-    meta.updated = now();
-    this.save(meta);
-    return { meta, path };
+  async approve(name: string, project: string | null, options: { force?: boolean } = {}): Promise<{ meta: SkillMeta; path: string }> {
+    const found = await this.find(name, project);
+    return this.change(found, async (meta, text) => {
+      const path = this.targetPath(meta);
+      this.checkOurs(meta, path, options.force === true, 'approve');
+      const instructions = (await text('instructions')) ?? '';
+      const rendered = renderSkillFile(meta.name, meta.description, instructions);
+      writeFileAtomic(path, rendered, 0o644);
+      meta.status = 'approved';
+      meta.installed = { tool: 'claude-code', path, hash: sha(rendered), at: now() };
+      meta.updated = now();
+      return { meta, texts: new Map<TextSlot, string | null>([['approved', instructions]]), result: { meta, path } };
+    });
   }
 
   /**
    * Rejects the pending text. A revision of an approved skill is rolled back to the approved text (the
-   * rejected one kept as a revision); otherwise the skill becomes rejected and, if installed, its
-   * SKILL.md (when still as Synaptic wrote it) is removed.
+   * rejected one kept as a revision); otherwise the skill becomes rejected and, if installed on this
+   * machine, its SKILL.md (when still as Synaptic wrote it) is removed.
    */
-  reject(name: string, project: string | null): { meta: SkillMeta; restored: boolean; removed: string | null } {
-    const meta = this.find(name, project);
-    const dir = this.dirOf(meta.name, meta.scope, meta.project);
-    if (meta.status === 'pending' && meta.installed && existsSync(join(dir, 'approved.md'))) {
-      const revision = `r${meta.revisions.length + 1}`;
-      mkdirSync(join(dir, 'revisions'), { recursive: true, mode: 0o700 });
-      writeFileAtomic(join(dir, 'revisions', `${revision}.md`), this.instructions(meta));
-      meta.revisions.push({ id: revision, at: now(), note: 'rejected by the owner' });
-      writeFileAtomic(join(dir, 'instructions.md'), readFileSync(join(dir, 'approved.md'), 'utf8'));
-      meta.status = 'approved';
-      meta.updated = now();
-      this.save(meta);
-      return { meta, restored: true, removed: null };
-    }
-    let removed: string | null = null;
-    if (meta.installed) {
-      this.checkOurs(meta, meta.installed.path, false, 'reject');
-      if (existsSync(meta.installed.path)) {
-        unlinkSync(meta.installed.path);
-        removed = meta.installed.path;
-        try {
-          rmdirSync(dirname(meta.installed.path)); // only if now empty
-        } catch {
-          // The folder holds other files: leave it.
-        }
+  async reject(name: string, project: string | null): Promise<{ meta: SkillMeta; restored: boolean; removed: string | null }> {
+    const found = await this.find(name, project);
+    return this.change<{ meta: SkillMeta; restored: boolean; removed: string | null }>(found, async (meta, text) => {
+      const approved = meta.status === 'pending' ? await text('approved') : null;
+      if (approved !== null) {
+        const revision = `r${meta.revisions.length + 1}` as TextSlot;
+        const texts = new Map<TextSlot, string | null>([[revision, (await text('instructions')) ?? ''], ['instructions', approved]]);
+        meta.revisions.push({ id: revision, at: now(), note: 'rejected by the owner' });
+        meta.status = 'approved';
+        meta.updated = now();
+        return { meta, texts, result: { meta, restored: true, removed: null } };
       }
-      meta.installed = null;
-    }
-    meta.status = 'rejected';
-    meta.updated = now();
-    this.save(meta);
-    return { meta, restored: false, removed };
+      let removed: string | null = null;
+      if (meta.installed) {
+        this.checkOurs(meta, meta.installed.path, false, 'reject');
+        if (existsSync(meta.installed.path)) {
+          unlinkSync(meta.installed.path);
+          removed = meta.installed.path;
+          try {
+            rmdirSync(dirname(meta.installed.path)); // only if now empty
+          } catch {
+            // The folder holds other files: leave it.
+          }
+        }
+        meta.installed = null;
+      }
+      meta.status = 'rejected';
+      meta.updated = now();
+      // No approved text any more: a later revision that is rejected rejects the skill.
+      return { meta, texts: new Map<TextSlot, string | null>([['approved', null]]), result: { meta, restored: false, removed } };
+    });
+  }
+
+  private async change<T>(found: SkillMeta, fn: (meta: SkillMeta, text: (slot: TextSlot) => Promise<string | null>) => Promise<SkillChange<T>>): Promise<T> {
+    const out = await this.store.update<T>({ name: found.name, scope: found.scope, project: found.project }, fn);
+    if (out === null) throw new SkillNotFoundError(`Cannot change skill "${found.name}": it was removed meanwhile`);
+    return out;
   }
 
   private checkOurs(meta: SkillMeta, path: string, force: boolean, action: string): void {
@@ -239,13 +225,5 @@ export class SkillLibrary {
     const current = sha(readFileSync(path, 'utf8'));
     if (meta.installed?.path === path && meta.installed.hash === current) return;
     throw new Error(`Cannot ${action} skill "${meta.name}": ${path} was not written by Synaptic or was edited since; move it away${action === 'approve' ? ' or pass --force' : ''}`);
-  }
-
-  private dirOf(name: string, scope: SkillScope, project: string | null): string {
-    return scope === 'global' ? join(this.root, 'global', name) : join(this.root, 'project', sha(project!).slice(0, 16), name);
-  }
-
-  private save(meta: SkillMeta): void {
-    writeFileAtomic(join(this.dirOf(meta.name, meta.scope, meta.project), 'meta.json'), JSON.stringify(meta, null, 1) + '\n');
   }
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { readSettings, SkillLibrary } from '../../src/skills/index.ts';
 import { cli, sandbox } from '../vault/helpers.ts';
 
-test('synaptic settings learn and skills list|show|approve|reject drive the library', () => {
+test('synaptic settings learn and skills list|show|approve|reject drive the library', async () => {
   const sb = sandbox();
   try {
     const ok = (args: string[], cwd = sb.project): string => {
@@ -17,8 +17,8 @@ test('synaptic settings learn and skills list|show|approve|reject drive the libr
     assert.equal(readSettings(sb.env).learn, true);
     assert.equal(cli(sb, ['settings', 'learn', 'maybe']).status, 2);
     const lib = new SkillLibrary(sb.env);
-    lib.teach({ name: 'bisect-flakes', description: 'Find a flaky test', instructions: 'Run it 50 times.', scope: 'project', project: sb.project, note: 'saved a day' });
-    lib.teach({ name: 'house-style', description: 'Global style', instructions: 'Small modules.', scope: 'global', project: null, note: 'n' });
+    await lib.teach({ name: 'bisect-flakes', description: 'Find a flaky test', instructions: 'Run it 50 times.', scope: 'project', project: sb.project, note: 'saved a day' });
+    await lib.teach({ name: 'house-style', description: 'Global style', instructions: 'Small modules.', scope: 'global', project: null, note: 'n' });
     const list = ok(['skills', 'list']);
     assert.match(list, /^house-style {2}pending {2}global/m);
     assert.match(list, new RegExp(`^bisect-flakes {2}pending {2}${sb.project}`, 'm'));

@@ -75,7 +75,7 @@ test('teach stores a pending skill and says it waits for review; revise returns 
   const r = await call('revise', { name: 'deploy-steps', instructions: '1. test\n2. build\n3. ship', note: 'forgot tests' });
   assert.deepEqual(r.structuredContent, { name: 'deploy-steps', revision: 'r1', status: 'pending', reached: [], installed: [] });
   const lib = new SkillLibrary(sb.env);
-  assert.equal(lib.instructions(lib.find('deploy-steps', sb.project)), '1. test\n2. build\n3. ship');
+  assert.equal(await lib.instructions(await lib.find('deploy-steps', sb.project)), '1. test\n2. build\n3. ship');
 });
 
 test('a stale tool list cannot teach after learn was switched off', async () => {

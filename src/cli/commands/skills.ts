@@ -49,23 +49,30 @@ export const skillsCommand: Command = {
         force: { type: 'boolean' },
       },
     });
-    const lib = new SkillLibrary();
+    const lib = await SkillLibrary.open();
+    try {
+      return await runSub(lib);
+    } finally {
+      await lib.close();
+    }
+
+    async function runSub(lib: SkillLibrary): Promise<number> {
     const one = (): string => {
       if (positionals.length !== 1) throw new UsageError(`${sub} takes one skill NAME`);
       return positionals[0]!;
     };
     switch (sub) {
       case 'list': {
-        const list = lib.list({ all: values.all });
+        const list = await lib.list({ all: values.all });
         if (values.json) process.stdout.write(JSON.stringify(list, null, 2) + '\n');
         else if (list.length === 0) process.stdout.write('No skills yet (sessions add them with teach while `synaptic settings learn on`)\n');
         else process.stdout.write(list.map(line).join('\n') + '\n');
         return 0;
       }
       case 'show': {
-        const meta = lib.find(one(), lookupProject(values));
+        const meta = await lib.find(one(), lookupProject(values));
         if (values.revision) {
-          process.stdout.write(lib.revisionText(meta, values.revision));
+          process.stdout.write(await lib.revisionText(meta, values.revision));
           return 0;
         }
         const out = [
@@ -74,24 +81,25 @@ export const skillsCommand: Command = {
           `# approve writes: ${lib.targetPath(meta)}`,
           ...meta.revisions.map((r) => `# revision ${r.id} (${when(r.at)}): ${r.note}`),
           '',
-          lib.render(meta),
+          await lib.render(meta),
         ];
         process.stdout.write(out.join('\n'));
         return 0;
       }
       case 'approve': {
-        const { meta, path } = lib.approve(one(), lookupProject(values), { force: values.force });
+        const { meta, path } = await lib.approve(one(), lookupProject(values), { force: values.force });
         process.stdout.write(`Approved ${meta.name}: wrote ${path}\n`);
         return 0;
       }
       case 'reject': {
-        const { meta, restored, removed } = lib.reject(one(), lookupProject(values));
+        const { meta, restored, removed } = await lib.reject(one(), lookupProject(values));
         if (restored) process.stdout.write(`Rejected the pending revision of ${meta.name}: the approved text stays\n`);
         else process.stdout.write(`Rejected ${meta.name}${removed ? `: removed ${removed}` : ''}\n`);
         return 0;
       }
       default:
         throw new UsageError(sub ? `unknown subcommand '${sub}' (list, show, approve, reject)` : 'missing subcommand (list, show, approve, reject)');
+    }
     }
   },
 };

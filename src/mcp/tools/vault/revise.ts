@@ -30,12 +30,13 @@ export function reviseTool(options: { cwd: string; env: Env }): ToolDefinition<t
     inputSchema,
     outputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    handler: (args) => {
+    handler: async (args) => {
       requireLearn(options.env, 'revise');
       const { name, instructions, note, project } = args;
       refuseCredentials('revise the skill', { name, instructions, note, project }, 'skills');
-      const lib = new SkillLibrary(options.env);
-      const { meta, revision } = lib.revise({
+      const lib = await SkillLibrary.open(options.env);
+      try {
+      const { meta, revision } = await lib.revise({
         name: args.name,
         instructions: args.instructions,
         note: args.note,
@@ -46,6 +47,9 @@ export function reviseTool(options: { cwd: string; env: Env }): ToolDefinition<t
         `Revised skill "${meta.name}": the old text is kept as ${revision}. The correction is waiting for the owner's review` +
         (installed.length ? '; the approved version stays in use until then.' : '.');
       return toolResult(text, { name: meta.name, revision, status: 'pending', reached: [], installed });
+      } finally {
+        await lib.close();
+      }
     },
   };
 }

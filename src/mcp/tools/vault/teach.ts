@@ -44,13 +44,14 @@ export function teachTool(options: { cwd: string; env: Env }): ToolDefinition<ty
     inputSchema,
     outputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    handler: (args) => {
+    handler: async (args) => {
       requireLearn(options.env, 'teach');
       const { name, description, instructions, note, project } = args;
       refuseCredentials('teach the skill', { name, description, instructions, note, project }, 'skills');
-      const lib = new SkillLibrary(options.env);
+      const lib = await SkillLibrary.open(options.env);
+      try {
       const scope = args.scope ?? 'project';
-      const meta = lib.teach({
+      const meta = await lib.teach({
         name: args.name,
         description: args.description,
         instructions: args.instructions,
@@ -61,6 +62,9 @@ export function teachTool(options: { cwd: string; env: Env }): ToolDefinition<ty
       const review = `synaptic skills show ${meta.name}, then synaptic skills approve ${meta.name}`;
       const text = `Stored skill "${meta.name}" (${meta.scope === 'global' ? 'global' : `project ${meta.project}`}): it is waiting for the owner's review and is not active until approved.`;
       return toolResult(text, { stored: true, status: 'pending', name: meta.name, scope: meta.scope, project: meta.project, review });
+      } finally {
+        await lib.close();
+      }
     },
   };
 }
