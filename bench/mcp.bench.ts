@@ -11,10 +11,10 @@
 // sits in a repository's synaptic-out/), 200 rounds of mixed calls, every graph tool once per round in
 // a shuffled order, BENCH_MIXED_GAP_MS (default 20) apart: every tool's p99 <= 10 ms. BENCH_QUICK=1: few
 // iterations on a small synthetic graph (proves the bench runs; no thresholds). BENCH_MIXED_ONLY=1: only the
-// tail-latency phase; besides wall times it gives each call's on-CPU time of the server's main thread
+// tail-latency phase (written to bench/results/mcp-mixed.json); besides wall times it gives each call's on-CPU time of the server's main thread
 // (Linux schedstat: the server's own share, load-independent). SYNAPTIC_BENCH_CLI: another build of the CLI (default dist/cli/main.js). Results: bench/results/mcp-*.json.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -230,11 +230,18 @@ async function main(): Promise<void> {
   console.error(`[mcp bench] graph ${graph}: ${counts.nodes} nodes, ${counts.links} links, ${(size / 1e6).toFixed(1)} MB`);
   // The parsed graph is garbage now: collect it here, not during a timed call.
   (globalThis as { gc?: () => void }).gc?.();
+  const loadStart = loadavg()[0]!;
   const mixed = await mixedCalls(await connect(true), { sample, ref, questions: QUESTIONS, communities });
   if (mixedOnly) {
     console.table(mixed.rows);
     console.error(`[mcp bench] server RSS after the mixed calls: ${(mixed.rss / 1e6).toFixed(1)} MB`);
     rmSync(dataDir, { recursive: true, force: true });
+    if (!quick) {
+      const summary = { graph, nodes: counts.nodes, links: counts.links, load: { start: loadStart, end: loadavg()[0] }, mixed: { freshen: basename(dirname(graph)) === 'synaptic-out', gap_ms: MIXED_GAP_MS, rounds: MIXED_ROUNDS, rss_bytes: mixed.rss, rows: mixed.rows } };
+      const out = join(ROOT, 'bench/results', 'mcp-mixed.json');
+      writeFileSync(out + '.tmp', JSON.stringify(summary, null, 2) + '\n');
+      renameSync(out + '.tmp', out);
+    }
     return;
   }
   const { client, transport } = await connect();
