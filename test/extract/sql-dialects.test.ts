@@ -67,6 +67,9 @@ test('a MySQL statement the parser rejects fails the file with the dialect and t
     extractSqlFileFacts({ path: 'bad.sql', source: 'CREATE TABLE `a` (`id` int);\n\nCREATE TABLE `b` (`id` int,, `x` int);\n' }),
     /^Error: Cannot parse "bad.sql" as MySQL \(line 3\): syntax error at/,
   );
+  // prisma's Supabase fixtures: backticks in comments only; a PostgreSQL file still.
+  const dump = await extractSqlFileFacts({ path: 'roles.sql', source: '-- captured via `pg_dumpall --roles-only`\nCREATE ROLE anon;\nALTER ROLE anon WITH NOLOGIN;\nCREATE TABLE t (id int PRIMARY KEY);\n' });
+  assert.deepEqual(dump.symbols.map((s) => s.qname), ['t', 't.id']);
   const off = await extractSqlFileFacts({ path: 'x.sql', source: 'CREATE TABLE `a` (`id` int);', sqlDialect: 'off' });
   assert.deepEqual(off.symbols, [], 'off: no schema read');
 });
@@ -77,7 +80,10 @@ test('dialect: the override, then the text (backticks, AUTO_INCREMENT, ENGINE=, 
   assert.equal(dialectFromText('CREATE TABLE x (id int) ENGINE=InnoDB'), 'mysql');
   assert.equal(dialectFromText('CREATE TABLE x (id INTEGER PRIMARY KEY AUTOINCREMENT)'), 'sqlite');
   assert.equal(dialectFromText('PRAGMA foreign_keys = ON;'), 'sqlite');
-  assert.equal(dialectFromText('CREATE TABLE x (id serial PRIMARY KEY)'), undefined);
+  assert.equal(dialectFromText('CREATE TABLE x (id int PRIMARY KEY)'), undefined);
+  assert.equal(dialectFromText('-- dumped with `pg_dump`\nCREATE TABLE x (id int);\nCOMMENT ON TABLE x IS \'a `b`\';'), undefined, 'backticks in comments and strings are no clue');
+  assert.equal(dialectFromText('CREATE TABLE `x` (id serial PRIMARY KEY)'), 'postgres', 'PostgreSQL-only syntax wins');
+  assert.equal(dialectFromText("CREATE FUNCTION f() RETURNS int AS $$ SELECT 1 $$ LANGUAGE sql; -- `x`"), 'postgres');
   assert.equal(chooseDialect(undefined, 'CREATE TABLE x (id serial)'), 'postgres');
   assert.equal(chooseDialect('sqlite', 'CREATE TABLE `x` (id int)'), 'sqlite', 'the project or the user wins over the clues');
 });

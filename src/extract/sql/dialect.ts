@@ -16,10 +16,21 @@ export { dialectLabel, dialectNamed, SQL_DIALECT_NAMES, type SqlDialect } from '
 const MYSQL_CLUES = /`|\bAUTO_INCREMENT\b|\bENGINE\s*=|\bUNSIGNED\b|\bON\s+DUPLICATE\s+KEY\b|\bDEFAULT\s+CHARSET\b/i;
 const SQLITE_CLUES = /\bAUTOINCREMENT\b|\bPRAGMA\s|\bWITHOUT\s+ROWID\b/i;
 
-/** The dialect a text's own syntax says (backticks, AUTO_INCREMENT, ENGINE= -> MySQL; AUTOINCREMENT, PRAGMA -> SQLite). */
+/** PostgreSQL's own syntax: dollar quoting, `::` casts, policies, RLS, extensions, serial, plpgsql. */
+const POSTGRES_CLUES = /\$\$|::\s*[A-Za-z]|\bCREATE\s+(?:POLICY|EXTENSION)\b|\bROW\s+LEVEL\s+SECURITY\b|\bOWNER\s+TO\b|\bplpgsql\b|\b(?:big)?serial\b|\bsearch_path\b/i;
+/** Comments and string literals: a backtick in a comment says nothing about the dialect. */
+const NOT_CODE = /--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\]|''|\\.)*'/g;
+
+/**
+ * The dialect a text's own syntax says, comments and strings aside: PostgreSQL-only syntax ->
+ * PostgreSQL; else backticks, AUTO_INCREMENT, ENGINE= -> MySQL; AUTOINCREMENT, PRAGMA -> SQLite.
+ */
 export function dialectFromText(sql: string): SqlDialect | undefined {
-  if (SQLITE_CLUES.test(sql)) return 'sqlite';
-  if (MYSQL_CLUES.test(sql)) return 'mysql';
+  if (!/[`A-Za-z]/.test(sql)) return undefined;
+  const code = sql.replace(NOT_CODE, ' ');
+  if (POSTGRES_CLUES.test(code)) return 'postgres';
+  if (SQLITE_CLUES.test(code)) return 'sqlite';
+  if (MYSQL_CLUES.test(code)) return 'mysql';
   return undefined;
 }
 

@@ -44,7 +44,8 @@ export function untemplate(source: string): string {
 export async function extractSqlFileFacts(input: { path: string; source: string; sqlDialect?: SqlDialect | 'off' }): Promise<FileFacts> {
   const path = input.path;
   const source = untemplate(input.sqlDialect === 'off' ? '' : input.source);
-  const dialect = chooseDialect(input.sqlDialect === 'off' ? undefined : input.sqlDialect, source);
+  const given = input.sqlDialect === 'off' ? undefined : input.sqlDialect;
+  const dialect = chooseDialect(given, source);
   const bytes = Buffer.from(source, 'utf8');
   const lineOf = lineIndex(bytes);
   let stmts: PgStatement[];
@@ -52,7 +53,16 @@ export async function extractSqlFileFacts(input: { path: string; source: string;
     if (dialect === 'postgres') {
       if (source.trim()) await loadPgParser();
       stmts = parsePg(source);
-    } else stmts = await parseDialect(source, dialect, true);
+    } else {
+      try {
+        stmts = await parseDialect(source, dialect, true);
+      } catch (err) {
+        // A dialect guessed from the text's clues: PostgreSQL's parser may read it after all.
+        if (given || !(err instanceof DialectParseError)) throw err;
+        await loadPgParser();
+        try { stmts = parsePg(source); } catch { throw err; }
+      }
+    }
   } catch (err) {
     if (err instanceof DialectParseError) throw new Error(`Cannot parse "${path}" as ${dialectLabel(dialect)} (line ${err.line}): ${err.message}`);
     const e = err as Error & { sqlDetails?: { cursorPosition?: number } };
