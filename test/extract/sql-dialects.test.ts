@@ -127,3 +127,20 @@ test('queries in code: a backtick query reads with MySQL; a MySQL project parses
   assert.equal(await parseQuery('SELEC nothing', 'sqlite'), null);
   assert.equal(await parseQuery('SELECT 1 FROM t', 'off'), null);
 });
+
+test('a backtick-quoted query in TypeScript code: read by the MySQL parser, its tables and filter columns recorded', async () => {
+  const { extractFileFacts } = await import('../../src/extract/file-facts.ts');
+  const source = [
+    'export async function byEmail(pool: any, email: string) {',
+    '  return pool.query("SELECT `u`.`id` FROM `users` `u` JOIN `orgs` o ON o.id = u.org_id WHERE `u`.`email` = ?", [email]);',
+    '}',
+    'export async function bump(pool: any, id: number) {',
+    '  return pool.execute("UPDATE `users` SET `visits` = `visits` + 1 WHERE `id` = " + id);',
+    '}',
+  ].join('\n');
+  const f = await extractFileFacts({ path: 'src/db.ts', source, language: 'typescript' });
+  assert.deepEqual(f.sql?.queries.map((q) => `L${q.line} ${q.client} reads=${q.reads} writes=${q.writes} columns=${q.columns}${q.injection ? ' injection=' + q.injection : ''}`), [
+    'L2 pool.query reads=orgs,users writes= columns=email,id,org_id',
+    'L5 pool.execute reads= writes=users columns=id injection=id',
+  ]);
+});

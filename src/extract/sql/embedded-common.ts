@@ -9,6 +9,7 @@ import type { Node } from 'web-tree-sitter';
 import type { SymbolFact } from '../facts.ts';
 import type { SqlQueryFact } from './facts.ts';
 import { accessOf, loadPgParser, parsePg } from './pg-ast.ts';
+import { parseQuery } from './dialect.ts';
 
 export const LOOKS_SQL = /^\s*\(?\s*(?:select|insert|update|delete|with|merge)\b/i;
 /** An ALL_CAPS name is taken for a constant (`TABLE`, `COLUMNS`). */
@@ -112,9 +113,14 @@ export async function recordQuery(q: BuiltQuery, symbols: SymbolFact[], out: Sql
   await loadPgParser();
   let stmts;
   try { stmts = parsePg(q.sql); } catch {
-    // A hole where a name goes (`FROM " + table`, `FROM users " + where`): read the holes as names.
-    if (!q.spliced.length) return;
-    try { stmts = parsePg(q.sql.replace(/\$(\d+)/g, (m, k: string) => (Number(k) <= q.spliced.length ? `${HOLE_NAME}${k}` : m))); } catch { return; }
+    // MySQL / SQLite syntax (backticks, AUTO_INCREMENT, ...): that dialect's parser (dialect.ts).
+    const other = await parseQuery(q.sql, undefined);
+    if (other) stmts = other;
+    else {
+      // A hole where a name goes (`FROM " + table`, `FROM users " + where`): read the holes as names.
+      if (!q.spliced.length) return;
+      try { stmts = parsePg(q.sql.replace(/\$(\d+)/g, (m, k: string) => (Number(k) <= q.spliced.length ? `${HOLE_NAME}${k}` : m))); } catch { return; }
+    }
   }
   const reads = new Set<string>(); const writes = new Set<string>(); const columns = new Set<string>();
   const add = (set: Set<string>, names: string[]) => { for (const x of names) if (!x.startsWith(HOLE_NAME)) set.add(x); };
