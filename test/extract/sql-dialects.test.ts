@@ -144,3 +144,29 @@ test('a backtick-quoted query in TypeScript code: read by the MySQL parser, its 
     'L5 pool.execute reads= writes=users columns=id injection=id',
   ]);
 });
+
+test('the override: --sql-dialect (extract / update) sets SYNAPTIC_SQL_DIALECT, which wins over the project', async () => {
+  const { parseExtractArgs } = await import('../../src/cli/commands/extract-args.ts');
+  const { sqlSettingFor } = await import('../../src/extract/sql/dialect-project.node.ts');
+  const root = mkdtempSync(join(tmpdir(), 'sql-dialect-args-'));
+  const saved = process.env.SYNAPTIC_SQL_DIALECT;
+  try {
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ dependencies: { mysql2: '^3' } }));
+    const out = join(root, 'out');
+    assert.equal(parseExtractArgs([root, '--out', out, '--sql-dialect', 'SQLite'], 'extract').sqlDialect, 'sqlite');
+    assert.equal(parseExtractArgs([root, '--out', out, '--sql-dialect=off'], 'extract').sqlDialect, 'off');
+    assert.equal(parseExtractArgs([root, '--out', out], 'extract').sqlDialect, undefined);
+    assert.throws(() => parseExtractArgs([root, '--out', out, '--sql-dialect', 'oracle'], 'extract'), /Cannot parse --sql-dialect: expected postgres, mysql, mariadb, sqlite, auto or off, got 'oracle'/);
+    delete process.env.SYNAPTIC_SQL_DIALECT;
+    assert.equal(sqlSettingFor(root), 'mysql', 'the project: mysql2');
+    process.env.SYNAPTIC_SQL_DIALECT = 'sqlite';
+    assert.equal(sqlSettingFor(root), 'sqlite');
+    process.env.SYNAPTIC_SQL_DIALECT = 'off';
+    assert.equal(sqlSettingFor(root), 'off');
+    process.env.SYNAPTIC_SQL_DIALECT = 'auto';
+    assert.equal(sqlSettingFor(root), 'mysql');
+  } finally {
+    if (saved === undefined) delete process.env.SYNAPTIC_SQL_DIALECT; else process.env.SYNAPTIC_SQL_DIALECT = saved;
+    rmSync(root, { recursive: true, force: true });
+  }
+});

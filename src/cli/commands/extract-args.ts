@@ -6,6 +6,7 @@ import { OUTPUT_DIR_NAME } from '../../extract/identity.node.ts';
 import { checkOutputFolder } from '../../extract/out/check.node.ts';
 import { createProgress } from '../progress.ts';
 import { synapticCommand } from '../invocation.ts';
+import { dialectNamed } from '../../extract/sql/dialect-names.ts';
 
 /** Options shared by `synaptic extract` and `synaptic update`. */
 export interface ExtractArgs {
@@ -16,6 +17,8 @@ export interface ExtractArgs {
   workers?: number;
   /** `--precise` / `--no-precise`; absent: the mode of the previous run (default mode on a first run). */
   precise?: boolean;
+  /** `--sql-dialect`: postgres, mysql, mariadb, sqlite, auto (the default: from the project, else each file's syntax) or off. */
+  sqlDialect?: string;
 }
 
 export const EXTRACT_OPTIONS_USAGE = `Options:
@@ -24,7 +27,16 @@ export const EXTRACT_OPTIONS_USAGE = `Options:
   --max-file-size <bytes>  skip source files larger than this (default: 1048576)
   --workers <n>            parallel parse lanes (default: one per core; 0 = this thread only)
   --precise                TypeScript/JavaScript call edges from the TypeScript checker (slower; kept
-                           by later updates until --no-precise)`;
+                           by later updates until --no-precise)
+  --sql-dialect <d>        SQL dialect of .sql files and queries in code: postgres, mysql, mariadb,
+                           sqlite, auto (default: from the project's drivers, else each text's syntax),
+                           or off (no SQL extraction)`;
+
+function sqlDialectArg(value: string | undefined): string {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === 'off' || v === 'auto' || dialectNamed(v)) return v;
+  throw new UsageError(`Cannot parse --sql-dialect: expected postgres, mysql, mariadb, sqlite, auto or off, got '${value ?? ''}'`);
+}
 
 function positiveInt(flag: string, value: string | undefined, allowZero = false): number {
   if (value === undefined || !/^\d+$/.test(value) || (!allowZero && Number(value) === 0)) {
@@ -41,6 +53,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
   let maxFileSize: number | undefined;
   let workers: number | undefined;
   let precise: boolean | undefined;
+  let sqlDialect: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -52,6 +65,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
     else if (flag === '--max-file-size') maxFileSize = positiveInt('--max-file-size', value());
     else if (flag === '--workers') workers = positiveInt('--workers', value(), true);
     else if (flag === '--precise' || flag === '--no-precise') precise = flag === '--precise';
+    else if (flag === '--sql-dialect') sqlDialect = sqlDialectArg(value());
     else if (flag.startsWith('-')) throw new UsageError(`Cannot ${action}: unknown option '${flag}'`);
     else if (path === undefined) path = arg;
     else throw new UsageError(`Cannot ${action}: unexpected argument '${arg}' (one path at most)`);
@@ -80,7 +94,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
     throw new UsageError(`Cannot write output folder '${outDir}': ${code ?? (err as Error).message}`);
   }
   return {
-    root, outDir, json, ...(maxFileSize !== undefined ? { maxFileSize } : {}), ...(workers !== undefined ? { workers } : {}),
+    root, outDir, json, ...(sqlDialect !== undefined ? { sqlDialect } : {}), ...(maxFileSize !== undefined ? { maxFileSize } : {}), ...(workers !== undefined ? { workers } : {}),
     ...(precise !== undefined ? { precise } : {}),
   };
 }
@@ -89,6 +103,8 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
 export async function runExtractCommand(args: ExtractArgs, incremental: boolean, suggestWatch = true): Promise<number> {
   // Loaded here, not at the top: `update` first asks a running watcher, which needs none of it.
   const { runExtract } = await import('../../extract/pipeline.node.ts');
+  // The extraction threads read it (src/extract/sql/dialect-project.node.ts).
+  if (args.sqlDialect) process.env.SYNAPTIC_SQL_DIALECT = args.sqlDialect;
   const progress = createProgress(process.stderr, incremental ? 'updating' : 'extracting');
   const firstRun = !existsSync(join(args.outDir, 'graph.json'));
   let summary: ExtractSummary;
