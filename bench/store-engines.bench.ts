@@ -44,8 +44,8 @@ function writeLmdb(lmdb: Lmdb, path: string): void {
   const fidOf = (f: string) => fids.get(f) ?? (fids.set(f, fids.size + 1), fids.size);
   env.transactionSync(() => {
     doc.nodes.forEach((n, i) => {
-      const r = nodeRow(n, i, fidOf(n.source_file));
-      nodes.putSync(r.id, [r.fid, r.label, r.kind, r.community, r.flags, r.json, r.jcrc, r.crc]);
+      const r = nodeRow(n, fidOf(n.source_file), i + 1);
+      nodes.putSync(r.id, [r.fid, r.label, r.kind, r.community, r.flags, r.json, r.crc]);
       labels.putSync([r.label, r.id], null);
     });
     const outs = new Map<string, [number, number][]>();
@@ -55,7 +55,7 @@ function writeLmdb(lmdb: Lmdb, path: string): void {
       const fid = fidOf(l.source_file);
       const seq = seqs.get(fid) ?? 0;
       seqs.set(fid, seq + 1);
-      const r = linkRow(l, seq, fid);
+      const r = linkRow(l, seq, fid, seqs.size);
       links.putSync([fid, seq], [r.source, r.target, r.relation, r.flags, r.json, r.crc]);
       (outs.get(r.source) ?? (outs.set(r.source, []), outs.get(r.source)!)).push([fid, seq]);
       (ins.get(r.target) ?? (ins.set(r.target, []), ins.get(r.target)!)).push([fid, seq]);

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { Manifest } from '../graph/manifest.ts';
 import type { GraphDocument } from '../graph/model.ts';
-import { Shard } from '../graph/store/read.node.ts';
-import { SHARD_FILE } from '../graph/store/schema.node.ts';
-import { updateShard, writeShard, type ShardWrite } from '../graph/store/write.node.ts';
+import type { RecordForm } from '../graph/store/rows.node.ts';
+import type { ShardWrite } from '../graph/store/write.node.ts';
+import { canonicalJson, LINK_KEYS, NODE_KEYS, ordered } from './outputs/graph-json.ts';
 import type { OutputFolder } from './out/folder.node.ts';
 import type { Linked } from './phases/linked.ts';
 import type { Scan } from './phases/scan.node.ts';
@@ -14,8 +14,12 @@ import type { Scan } from './phases/scan.node.ts';
  * graph just written. After a linked run only the rows of files with a changed record are
  * rewritten (the rows reuse of graph.json says are the same stay); a run that reused the previous
  * outputs writes the shard only when it is missing or holds another graph. `--no-store` removes
- * a shard left by an earlier run (it would go stale).
+ * a shard left by an earlier run (it would go stale). The store modules (and SQLite) are loaded
+ * only when there is a shard to write or check.
  */
+
+/** `write`: create or update the shard; `keep`: update the folder's shard if it has one; `off`: remove it. */
+export type StoreMode = 'write' | 'keep' | 'off';
 
 export interface StoreSummary {
   path: string;
@@ -37,55 +41,80 @@ export function graphKeyOf(manifest: Pick<Manifest, 'extractor_version' | 'input
 }
 
 /** Write, update, check or remove the shard of `folder` (`linked`: this run's graph; null: the outputs were reused). */
-export function storePhase(folder: OutputFolder, scanned: Scan, linked: Linked | null, enabled: boolean, current: Manifest | null): StoreSummary | undefined {
+export async function storePhase(folder: OutputFolder, scanned: Scan, linked: Linked | null, mode: StoreMode = 'keep', current: Manifest | null): Promise<StoreSummary | undefined> {
   const started = performance.now();
-  const path = join(folder.dir, SHARD_FILE);
+  const path = folder.shard;
   const ms = () => Math.round(performance.now() - started);
-  if (!enabled) {
-    if (!existsSync(path)) return undefined;
-    rmSync(path, { force: true });
-    rmSync(`${path}-journal`, { force: true });
+  const exists = existsSync(path);
+  if (mode === 'off') {
+    if (!exists) return undefined;
+    removeShard(path);
     return { path, mode: 'removed', ms: ms() };
   }
+  if (mode === 'keep' && !exists) return undefined;
   const manifest = current ?? scanned.previous;
   if (!manifest) return undefined;
   const graphKey = graphKeyOf(manifest);
   try {
+    const [{ Shard }, { updateShard, writeShard }] = await Promise.all([import('../graph/store/read.node.ts'), import('../graph/store/write.node.ts')]);
+    /** The shard's generation when it holds this graph. */
+    const shardHolds = (): number | null => {
+      if (!exists) return null;
+      try {
+        const shard = Shard.open(path);
+        const same = shard.meta.graphKey === graphKey;
+        shard.close();
+        return same ? shard.meta.generation : null;
+      } catch {
+        return null;
+      }
+    };
     if (!linked) {
-      if (shardHolds(path, graphKey)) return { path, mode: 'fresh', ms: ms() };
+      const generation = shardHolds();
+      if (generation !== null) return { path, mode: 'fresh', generation, ms: ms() };
       const doc = JSON.parse(readFileSync(folder.graphJson, 'utf8')) as GraphDocument;
-      const reason = existsSync(path) ? 'the shard held another graph' : 'no shard';
-      const done = writeShard(path, doc, info(doc, scanned, graphKey));
+      const reason = exists ? 'the shard held another graph (or could not be read)' : 'no shard';
+      const done = exists ? updateShard(path, doc, info(doc, scanned, graphKey), null) : writeShard(path, doc, info(doc, scanned, graphKey));
       return { path, mode: done.mode, generation: done.generation, ms: ms(), reason };
     }
     const { doc, reuse } = linked;
     const shardInfo = info(doc, scanned, graphKey);
-    const done = existsSync(path)
+    const done = exists
       ? updateShard(path, doc, shardInfo, reuse && scanned.previous ? { ...reuse, previousKey: graphKeyOf(scanned.previous) } : null)
       : writeShard(path, doc, shardInfo);
     return { path, mode: done.mode, files: done.files, communities: done.communities, generation: done.generation, ms: ms(), ...(done.reason ? { reason: done.reason } : {}) };
   } catch (err) {
-    // The graph files are written: a shard that could not be is removed rather than left stale.
-    rmSync(path, { force: true });
     const reason = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`synaptic: could not write the shard store (${path}): ${reason}; 'synaptic migrate' builds it from graph.json\n`);
+    // A newer synaptic's shard is left as it is (this one cannot read it); any other that could not be
+    // written is removed rather than left stale. The graph files are written either way.
+    if ((err as Error)?.name === 'ShardVersionError') {
+      process.stderr.write(`synaptic: the shard store was not updated: ${reason}\n`);
+    } else {
+      removeShard(path);
+      process.stderr.write(`synaptic: could not write the shard store (${path}): ${reason}; 'synaptic migrate' builds it from graph.json\n`);
+    }
     return { path, mode: 'failed', ms: ms(), reason };
   }
 }
 
-function info(doc: GraphDocument, scanned: Scan, graphKey: string): { tag: string; graphKey: string } {
+function info(doc: GraphDocument, scanned: Scan, graphKey: string): { tag: string; graphKey: string; form: RecordForm } {
   const name = doc.graph?.name;
-  return { tag: typeof name === 'string' && name ? name : basename(scanned.root), graphKey };
+  return { tag: typeof name === 'string' && name ? name : basename(scanned.root), graphKey, form: CANONICAL_FORM };
 }
 
-function shardHolds(path: string, graphKey: string): boolean {
-  if (!existsSync(path)) return false;
-  try {
-    const shard = Shard.open(path);
-    const same = shard.meta.graphKey === graphKey;
-    shard.close();
-    return same;
-  } catch {
-    return false;
-  }
+/**
+ * Records as graph.json writes them (outputs/graph-json: known keys first, the rest sorted), so an
+ * extract's shard and a migrate's of the same graph.json have the same rows, whatever the key order
+ * of the objects they were written from.
+ */
+export const CANONICAL_FORM: RecordForm = {
+  node: (node) => ordered(node, NODE_KEYS),
+  link: (link) => ordered(link, LINK_KEYS),
+  frame: (doc) => `{"directed":${JSON.stringify(doc.directed)},"multigraph":${JSON.stringify(doc.multigraph)},"built_at_commit":${JSON.stringify(doc.built_at_commit ?? null)},`
+    + `"graph":${canonicalJson(doc.graph)},"nodes":[],"links":[],"hyperedges":${canonicalJson(doc.hyperedges ?? [])}}`,
+};
+
+function removeShard(path: string): void {
+  rmSync(path, { force: true });
+  rmSync(`${path}-journal`, { force: true });
 }

@@ -19,6 +19,8 @@ export interface ExtractArgs {
   precise?: boolean;
   /** `--sql-dialect`: postgres, mysql, mariadb, sqlite, auto (the default: from the project, else each file's syntax) or off. */
   sqlDialect?: string;
+  /** `--store` / `--no-store`; absent: extract writes the shard, update keeps the folder's (writes one on a first run). */
+  store?: 'write' | 'off';
 }
 
 export const EXTRACT_OPTIONS_USAGE = `Options:
@@ -30,7 +32,10 @@ export const EXTRACT_OPTIONS_USAGE = `Options:
                            by later updates until --no-precise)
   --sql-dialect <d>        SQL dialect of .sql files and queries in code: postgres, mysql, mariadb,
                            sqlite, auto (default: from the project's drivers, else each text's syntax),
-                           or off (no SQL extraction)`;
+                           or off (no SQL extraction)
+  --no-store               write no shard store (graph.shard, docs/store.md) and remove an old one;
+                           extract writes it by default, update keeps the folder's up to date
+  --store                  update: write the shard store also when the folder has none`;
 
 function sqlDialectArg(value: string | undefined): string {
   const v = (value ?? '').trim().toLowerCase();
@@ -54,6 +59,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
   let workers: number | undefined;
   let precise: boolean | undefined;
   let sqlDialect: string | undefined;
+  let store: ExtractArgs['store'];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -66,6 +72,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
     else if (flag === '--workers') workers = positiveInt('--workers', value(), true);
     else if (flag === '--precise' || flag === '--no-precise') precise = flag === '--precise';
     else if (flag === '--sql-dialect') sqlDialect = sqlDialectArg(value());
+    else if (flag === '--store' || flag === '--no-store') store = flag === '--store' ? 'write' : 'off';
     else if (flag.startsWith('-')) throw new UsageError(`Cannot ${action}: unknown option '${flag}'`);
     else if (path === undefined) path = arg;
     else throw new UsageError(`Cannot ${action}: unexpected argument '${arg}' (one path at most)`);
@@ -95,7 +102,7 @@ export function parseExtractArgs(argv: string[], action: string): ExtractArgs {
   }
   return {
     root, outDir, json, ...(sqlDialect !== undefined ? { sqlDialect } : {}), ...(maxFileSize !== undefined ? { maxFileSize } : {}), ...(workers !== undefined ? { workers } : {}),
-    ...(precise !== undefined ? { precise } : {}),
+    ...(precise !== undefined ? { precise } : {}), ...(store !== undefined ? { store } : {}),
   };
 }
 
@@ -116,6 +123,8 @@ export async function runExtractCommand(args: ExtractArgs, incremental: boolean,
       ...(args.maxFileSize !== undefined ? { maxFileSize: args.maxFileSize } : {}),
       ...(args.workers !== undefined ? { workers: args.workers } : {}),
       ...(args.precise !== undefined ? { precise: args.precise } : {}),
+      // extract (and an update's first run) writes the shard store; an update keeps the folder's
+      store: args.store ?? (!incremental || firstRun ? 'write' : 'keep'),
       onProgress: ({ done, total }) => progress.update(done, total),
       onPhase: (phase) => progress.phase(phase),
     });

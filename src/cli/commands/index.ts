@@ -16,6 +16,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'extract', load: async () => (await import('./extract.ts')).extractCommand },
   { name: 'update', load: async () => (await import('./update.ts')).updateCommand },
   { name: 'workspace', load: async () => (await import('./workspace.ts')).workspaceCommand },
+  { name: 'migrate', load: async () => (await import('./migrate.ts')).migrateCommand },
   { name: 'serve', aliases: ['mcp'], load: async () => (await import('./serve.ts')).serveCommand },
   { name: 'explore', load: async () => (await import('./explore.ts')).exploreCommand },
   { name: 'export', load: async () => (await import('./export.ts')).exportCommand },

@@ -44,8 +44,8 @@ ${EXTRACT_OPTIONS_USAGE}
     if (!useWatcher && watchMode) throw new UsageError('Cannot update: --no-watcher and --watch exclude each other');
     const args = parseExtractArgs(rest, 'update');
     if (watchMode) return watchUpdates(args, pollMs);
-    // A watcher updates in its own mode: a change of mode is done here.
-    if (useWatcher && args.precise === undefined && (await updateByWatcher(args))) return 0;
+    // A watcher updates in its own mode: a change of mode (or of the store) is done here.
+    if (useWatcher && args.precise === undefined && args.store === undefined && (await updateByWatcher(args))) return 0;
     return runExtractCommand(args, true);
   },
 };
@@ -85,6 +85,7 @@ function extractOptionsOf(args: ExtractArgs): ExtractOptions {
     ...(args.maxFileSize !== undefined ? { maxFileSize: args.maxFileSize } : {}),
     ...(args.workers !== undefined ? { workers: args.workers } : {}),
     ...(args.precise !== undefined ? { precise: args.precise } : {}),
+    ...(args.store !== undefined ? { store: args.store } : {}),
   };
 }
 

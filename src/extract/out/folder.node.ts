@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { GraphDocument } from '../../graph/model.ts';
+import { SHARD_FILE } from '../../graph/store/names.ts';
 import { parseManifest, stringifyManifest, type Manifest } from '../../graph/manifest.ts';
 import { decodeSnapshot, snapshotToDocument } from '../../graph/snapshot.ts';
 import { EncodeMemo } from '../../graph/snapshot-encode.ts';
@@ -29,6 +30,7 @@ import { checkGraphCbor, checkGraphJson, type WrittenFile } from './verify.node.
  * | `GRAPH_REPORT.md` | the human report | with the graph (renamed just before graph.json) |
  * | `.graph-state.json` | the inputs hash (and link cache id) the graph on disk was built from; size, checksum and stamp of graph.json and graph.cbor | last |
  * | `.walk.cbor` | folder listings of the last walk (only a speed-up) | after the state |
+ * | `graph.shard` | the shard store: the graph as indexed SQLite rows (docs/store.md; `--no-store`: none) | after everything else (store-phase): a failure there loses no graph |
  * | `.lock` | the pid of the run writing the folder | held for the run |
  *
  * Every file is replaced atomically (a temp file, then a rename), except the state file (one
@@ -52,6 +54,7 @@ export class OutputFolder {
   readonly report: string;
   readonly listingsFile: string;
   readonly stateFile: string;
+  readonly shard: string;
 
   constructor(readonly dir: string, readonly kept?: KeptOutputs) {
     this.graphJson = join(dir, 'graph.json');
@@ -60,6 +63,7 @@ export class OutputFolder {
     this.report = join(dir, 'GRAPH_REPORT.md');
     this.listingsFile = join(dir, '.walk.cbor');
     this.stateFile = join(dir, GRAPH_STATE_FILE);
+    this.shard = join(dir, SHARD_FILE);
   }
 
   /** A file of the folder by name (the caches name their own files). */
@@ -311,7 +315,7 @@ const GRAPH_STATE_FILE = '.graph-state.json';
 const GRAPH_STATE_BYTES = 512;
 
 /** The output folder's own files (whose temp files a later run may remove). */
-const OWN_FILES = new Set(['graph.json', 'graph.cbor', '.manifest.json', 'GRAPH_REPORT.md', GRAPH_STATE_FILE, '.walk.cbor', COMMUNITY_CACHE_FILE, LINK_CACHE_FILE, PRECISE_CACHE_FILE]);
+const OWN_FILES = new Set(['graph.json', 'graph.cbor', '.manifest.json', 'GRAPH_REPORT.md', GRAPH_STATE_FILE, '.walk.cbor', COMMUNITY_CACHE_FILE, LINK_CACHE_FILE, PRECISE_CACHE_FILE, SHARD_FILE]);
 
 /** writeAtomic's and stageAtomic's temp names: `<file>.tmp-<pid>-<ms>`. */
 const TEMP_NAME = /^(.+)\.tmp-(\d+)-\d+$/;

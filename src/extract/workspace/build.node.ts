@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { SHARD_FILE } from '../../graph/store/names.ts';
 import { extractorVersion } from '../identity.node.ts';
 import type { ExtractSummary } from '../pipeline.node.ts';
 import type { Workspace, WorkspaceMember } from './members.node.ts';
@@ -40,7 +41,7 @@ export interface MemberResult {
   /** Why it was (not) extracted. */
   reason: string;
   ms: number;
-  summary?: Pick<ExtractSummary, 'mode' | 'files' | 'parsed' | 'reused' | 'nodes' | 'links' | 'communities' | 'outDir'>;
+  summary?: Pick<ExtractSummary, 'mode' | 'files' | 'parsed' | 'reused' | 'nodes' | 'links' | 'communities' | 'outDir'> & { store?: { path: string; mode: string; generation?: number; reason?: string } };
   error?: string;
 }
 
@@ -66,11 +67,13 @@ export async function buildWorkspace(ws: Workspace, options: BuildOptions): Prom
     const hash = sourceHash(member.root, options.maxFileSize);
     const before = previous.state?.repos[member.tag]?.source_hash;
     const hasGraph = existsSync(join(memberOutDir(member), 'graph.json'));
+    const hasShard = existsSync(join(memberOutDir(member), SHARD_FILE));
     const reason = !options.onlyChanged ? 'build'
       : !before ? 'not extracted before'
         : !hasGraph ? 'its graph.json is missing'
-          : !sameExtractor ? `extractor changed (${previous.state?.extractor_version} -> ${version})`
-            : before !== hash ? 'sources changed' : '';
+          : !hasShard ? 'its shard store is missing'
+            : !sameExtractor ? `extractor changed (${previous.state?.extractor_version} -> ${version})`
+              : before !== hash ? 'sources changed' : '';
     return { member, hash, reason, hashMs: performance.now() - t0 };
   });
   const results = new Array<MemberResult>(plans.length);
@@ -116,14 +119,19 @@ function manifestMember(member: WorkspaceMember, r: MemberResult, before: Manife
   if (r.status === 'failed') return { ...base, status: 'failed', error: r.error ?? 'failed' };
   const counts = r.summary ? { files: r.summary.files, nodes: r.summary.nodes, links: r.summary.links }
     : before?.status === 'ok' ? { ...(before.files !== undefined ? { files: before.files } : {}), ...(before.nodes !== undefined ? { nodes: before.nodes } : {}), ...(before.links !== undefined ? { links: before.links } : {}) } : {};
-  return { ...base, status: 'ok', ...counts };
+  // The shard each member's update wrote (or kept: 'fresh' has no new generation), else the last build's.
+  const store = r.summary?.store;
+  const shard = store && store.mode !== 'failed' && store.mode !== 'removed'
+    ? { shard: store.path, shard_generation: store.generation ?? before?.shard_generation ?? 1 }
+    : !r.summary && before?.shard ? { shard: before.shard, ...(before.shard_generation !== undefined ? { shard_generation: before.shard_generation } : {}) } : {};
+  return { ...base, status: 'ok', ...counts, ...shard };
 }
 
-/** One member's `synaptic update <root> --json --no-watcher`, in a child process. */
+/** One member's `synaptic update <root> --json --no-watcher --store` (its shard written or kept current), in a child process. */
 function extractMember(member: WorkspaceMember, hash: string, reason: string, options: BuildOptions): Promise<MemberResult> {
   const t0 = performance.now();
   const [cmd, ...pre] = options.cli;
-  const args = [...pre, 'update', member.root, '--json', '--no-watcher', ...(options.maxFileSize !== undefined ? ['--max-file-size', String(options.maxFileSize)] : [])];
+  const args = [...pre, 'update', member.root, '--json', '--no-watcher', '--store', ...(options.maxFileSize !== undefined ? ['--max-file-size', String(options.maxFileSize)] : [])];
   return new Promise((resolve) => {
     const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
     let stdout = '';
@@ -144,7 +152,7 @@ function extractMember(member: WorkspaceMember, hash: string, reason: string, op
       }
       try {
         const s = JSON.parse(stdout.trim().split('\n').at(-1)!) as ExtractSummary;
-        done(null, { mode: s.mode, files: s.files, parsed: s.parsed, reused: s.reused, nodes: s.nodes, links: s.links, communities: s.communities, outDir: s.outDir });
+        done(null, { mode: s.mode, files: s.files, parsed: s.parsed, reused: s.reused, nodes: s.nodes, links: s.links, communities: s.communities, outDir: s.outDir, ...(s.store ? { store: s.store } : {}) });
       } catch {
         done(`unreadable summary from synaptic update: ${stdout.slice(0, 200)}`);
       }

@@ -26,6 +26,9 @@ export interface ManifestMember {
   nodes?: number;
   links?: number;
   files?: number;
+  /** The member's shard store (docs/store.md) and its generation (bumped by every write of it). */
+  shard?: string;
+  shard_generation?: number;
   error?: string;
 }
 

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { GraphDocument, GraphLink, GraphNode } from '../model.ts';
-import { addSum, linkCrc, linkOfRow, metaCrc, nodeCrc, nodeJcrc, nodeOfRow, type LinkRow, type NodeRow } from './rows.node.ts';
-import { asShardError, checkHeader, CorruptShardError, openDatabase, SHARD_FORMAT, ShardVersionError, tagOfPath } from './schema.node.ts';
+import { crc32 } from 'node:zlib';
+import { addSum, blobInt32, communityInBlob, linkCrc, linkOfRow, metaCrc, NO_COMMUNITY, nodeCrc, nodeOfRow, type LinkRow, type NodeRow } from './rows.node.ts';
+import { asShardError, checkHeader, COMMUNITIES_BLOB, CorruptShardError, LINK_ROWIDS_BLOB, openDatabase, ROWIDS_BLOB, SHARD_FORMAT, ShardVersionError, tagOfPath } from './schema.node.ts';
 
 /** The meta table of a shard, its CRC and format checked. */
 export function readMeta(db: Database.Database, tag: string, path: string): Record<string, string> {
@@ -41,8 +42,8 @@ export interface OpenShardOptions {
   verify?: boolean;
 }
 
-const NODE_COLUMNS = 'id, fid, label, kind, community, ord, flags, json, jcrc, crc';
-const LINK_COLUMNS = 'fid, seq, source, target, relation, flags, json, crc';
+const NODE_COLUMNS = 'nid, id, fid, label, kind, flags, json, crc';
+const LINK_COLUMNS = 'lid, fid, seq, source, target, relation, flags, json, crc';
 
 /**
  * One member's shard, read through its indexes: a node by id, by label, by file; a node's links
@@ -55,6 +56,7 @@ export class Shard {
   private readonly stmts: Record<string, Database.Statement>;
   private readonly paths = new Map<number, string>();
   private allPaths = false;
+  private communityOf: Int32Array | null = null;
 
   private constructor(readonly path: string, private readonly db: Database.Database, raw: Record<string, string>) {
     this.raw = raw;
@@ -71,6 +73,7 @@ export class Shard {
         in: db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE target = ?`),
         files: db.prepare('SELECT fid, path FROM files'),
         path: db.prepare('SELECT path FROM files WHERE fid = ?'),
+        blob: db.prepare('SELECT data FROM blobs WHERE name = ?').pluck(),
       };
     } catch (err) {
       throw asShardError(err, this.tag, path);
@@ -142,16 +145,26 @@ export class Shard {
   document(): GraphDocument {
     const frame = JSON.parse(this.raw.frame ?? '{}') as GraphDocument;
     const nodeRows = this.run(() => this.db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes`).all() as NodeRow[]);
-    if (this.raw.node_order === 'id') nodeRows.sort((a, b) => byText(a.id, b.id));
-    else nodeRows.sort((a, b) => a.ord - b.ord);
     const linkRows = this.run(() => this.db.prepare(`SELECT ${LINK_COLUMNS} FROM links`).all() as LinkRow[]);
-    const paths = this.fileMap();
-    if (this.raw.link_order === 'file') linkRows.sort((a, b) => byText(paths.get(a.fid) ?? '', paths.get(b.fid) ?? '') || a.seq - b.seq);
-    else linkRows.sort((a, b) => a.seq - b.seq);
     if (nodeRows.length !== this.meta.nodes || linkRows.length !== this.meta.links) this.corrupt(`${nodeRows.length} nodes and ${linkRows.length} links where its meta says ${this.meta.nodes} and ${this.meta.links}`);
-    frame.nodes = nodeRows.map((row) => this.checkedNode(row));
-    frame.links = linkRows.map((row) => this.checkedLink(row));
+    this.fileMap();
+    frame.nodes = this.inOrder(nodeRows.map((row) => [row.nid, this.checkedNode(row)] as const), this.blob(ROWIDS_BLOB, 'rowids_crc'), 'node');
+    frame.links = this.inOrder(linkRows.map((row) => [row.lid, this.checkedLink(row)] as const), this.blob(LINK_ROWIDS_BLOB, 'link_rowids_crc'), 'link');
     return frame;
+  }
+
+  /** Records by row number, in the order a row numbers blob lists them (each once). */
+  private inOrder<T>(records: (readonly [number, T])[], order: Int32Array, what: string): T[] {
+    const byRow = new Map(records);
+    if (order.length !== byRow.size) this.corrupt(`its ${what} order lists ${order.length} rows where it has ${byRow.size}`);
+    const out = new Array<T>(order.length);
+    for (let i = 0; i < order.length; i++) {
+      const record = byRow.get(order[i]!);
+      if (record === undefined) this.corrupt(`its ${what} order names row ${order[i]}, which is not there (or twice)`);
+      out[i] = record;
+      byRow.delete(order[i]!);
+    }
+    return out;
   }
 
   /** Check every row's CRC, their sum and the counts against the meta table; throws CorruptShardError. */
@@ -166,18 +179,26 @@ export class Shard {
       return c;
     };
     this.run(() => {
+      const communities = this.communities();
+      const listed = this.rowSet(ROWIDS_BLOB, 'rowids_crc', this.meta.nodes);
+      const listedLinks = this.rowSet(LINK_ROWIDS_BLOB, 'link_rowids_crc', this.meta.links);
       for (const row of this.db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes`).iterate() as IterableIterator<NodeRow>) {
-        if (nodeJcrc(row.id, row.fid, row.label, row.kind, row.ord, row.flags, row.json) !== row.jcrc || nodeCrc(row.jcrc, row.community) !== row.crc) this.corrupt(`node row '${row.id}' fails its checksum`);
+        if (nodeCrc(row.nid, row.id, row.fid, row.label, row.kind, row.flags, row.json) !== row.crc) this.corrupt(`node row '${row.id}' fails its checksum`);
+        if (!listed.delete(row.nid)) this.corrupt(`node row '${row.id}' is not in its row numbers blob`);
+        if (communityInBlob(row.flags) && (communities[row.nid] ?? NO_COMMUNITY) === NO_COMMUNITY) this.corrupt(`node '${row.id}' has no community in its communities blob`);
         sum = addSum(sum, row.crc);
         nodes++;
         count(row.fid).nodes++;
       }
+      if (listed.size) this.corrupt(`its row numbers blob names ${listed.size} rows that are not there`);
       for (const row of this.db.prepare(`SELECT ${LINK_COLUMNS} FROM links`).iterate() as IterableIterator<LinkRow>) {
-        if (linkCrc(row.fid, row.seq, row.source, row.target, row.relation, row.flags, row.json) !== row.crc) this.corrupt(`link row ${row.fid}#${row.seq} fails its checksum`);
+        if (linkCrc(row.lid, row.fid, row.seq, row.source, row.target, row.relation, row.flags, row.json) !== row.crc) this.corrupt(`link row ${row.fid}#${row.seq} fails its checksum`);
+        if (!listedLinks.delete(row.lid)) this.corrupt(`link row ${row.fid}#${row.seq} is not in its row numbers blob`);
         sum = addSum(sum, row.crc);
         links++;
         count(row.fid).links++;
       }
+      if (listedLinks.size) this.corrupt(`its link row numbers blob names ${listedLinks.size} rows that are not there`);
       for (const row of this.db.prepare('SELECT fid, path, nodes, links FROM files').iterate() as IterableIterator<{ fid: number; path: string; nodes: number; links: number }>) {
         const c = perFile.get(row.fid);
         if (!c || c.nodes !== row.nodes || c.links !== row.links) this.corrupt(`the files table disagrees with the rows of '${row.path}'`);
@@ -212,7 +233,28 @@ export class Shard {
   }
 
   private checkedNode(row: NodeRow): GraphNode {
-    return nodeOfRow(row, this.pathOf(row.fid)) ?? this.corrupt(`node row '${row.id}' fails its checksum`);
+    return nodeOfRow(row, this.pathOf(row.fid), this.communities()[row.nid] ?? NO_COMMUNITY) ?? this.corrupt(`node row '${row.id}' fails its checksum`);
+  }
+
+  /** Each node's community by nid (one blob, read once, its CRC checked). */
+  private communities(): Int32Array {
+    return (this.communityOf ??= this.blob(COMMUNITIES_BLOB, 'communities_crc'));
+  }
+
+  /** A row numbers blob as a set, checked to list `count` rows, each once. */
+  private rowSet(name: string, crcKey: string, count: number): Set<number> {
+    const rows = this.blob(name, crcKey);
+    if (rows.length !== count) this.corrupt(`its ${name} blob lists ${rows.length} rows where its meta says ${count}`);
+    const set = new Set<number>(rows);
+    if (set.size !== rows.length) this.corrupt(`its ${name} blob names a row twice`);
+    return set;
+  }
+
+  private blob(name: string, crcKey: string): Int32Array {
+    const bytes = this.run(() => this.stmts.blob!.get(name)) as Buffer | undefined;
+    if (!bytes) return this.corrupt(`its ${name} blob is missing`);
+    if (String(crc32(bytes)) !== this.raw[crcKey]) this.corrupt(`its ${name} blob fails its checksum`);
+    return blobInt32(bytes) ?? this.corrupt(`its ${name} blob is not a list of numbers`);
   }
 
   private checkedLink(row: LinkRow): GraphLink {

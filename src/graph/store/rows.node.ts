@@ -2,30 +2,32 @@ import { crc32 } from 'node:zlib';
 import type { GraphDocument, GraphLink, GraphNode } from '../model.ts';
 
 /**
- * A graph record as a shard row, and back. A node's integer community is a column (renumbered
- * communities after an update rewrite that column, not the record), its JSON text keeps a
- * placeholder so the key order of the record is the original's; every row carries CRC-32s over its
- * stored bytes, checked when the row is read.
+ * A graph record as a shard row, and back. A node's integer community is not in its row: Louvain
+ * renumbers most communities after any edit, so they live in one blob indexed by the row's `nid`
+ * (the `communities` blob), written whole by each update, and the row's JSON keeps a placeholder so the
+ * record's key order is the original's. Every row carries a CRC-32 over its stored bytes, checked
+ * when the row is read; each blob's CRC is in the meta table.
  */
 
 export interface NodeRow {
+  /** The row's stable number (SQLite rowid): the node's slot in the communities blob. */
+  nid: number;
   id: string;
   fid: number;
   label: string;
   kind: string;
-  community: number | null;
-  ord: number;
-  /** Which fields the JSON holds as a placeholder (NODE_FIELDS bits): their values are the columns. */
+  /** Which fields the JSON holds as a placeholder (NODE_FIELDS bits): their values are the columns (the community: the blob). */
   flags: number;
   json: string;
-  /** CRC-32 of the record's immutable columns (id, fid, label, kind, ord, flags, json). */
-  jcrc: number;
-  /** jcrc continued over the community column: the row's CRC. */
+  /** CRC-32 of the row's columns (nid, id, fid, label, kind, flags, json). */
   crc: number;
 }
 
 export interface LinkRow {
+  /** The row's stable number (SQLite rowid; the links blob lists them in the graph's order). */
+  lid: number;
   fid: number;
+  /** The link's position among its file's links. */
   seq: number;
   source: string;
   target: string;
@@ -48,39 +50,57 @@ const TARGET = 2;
 const RELATION = 4;
 const LINK_FILE = 8;
 
-export function nodeJcrc(id: string, fid: number, label: string, kind: string, ord: number, flags: number, json: string): number {
-  return crc32(json, crc32(`${id}\0${fid}\0${label}\0${kind}\0${ord}\0${flags}\0`));
+export function nodeCrc(nid: number, id: string, fid: number, label: string, kind: string, flags: number, json: string): number {
+  return crc32(json, crc32(`${nid}\0${id}\0${fid}\0${label}\0${kind}\0${flags}\0`));
 }
 
-export function nodeCrc(jcrc: number, community: number | null): number {
-  return crc32(community === null ? '\0' : String(community), jcrc);
+/** The communities blob's value of a node without an integer community (and of an unused nid). */
+export const NO_COMMUNITY = -0x80000000;
+
+/** A community the blob can hold (an Int32, not the NO_COMMUNITY mark); any other value stays in the row's JSON. */
+export function blobCommunity(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) > NO_COMMUNITY && (value as number) <= 0x7fffffff;
 }
 
-/** The row of a node; `fid` numbers its source file in the shard. */
-export function nodeRow(node: GraphNode, ord: number, fid: number): NodeRow {
-  const copy: Record<string, unknown> = { ...node };
+/** The row of a node numbered `nid`; `fid` numbers its source file in the shard. `community`: the blob's value. */
+/**
+ * How records are written: a fresh object per record with its keys in the order to store (the
+ * extractor passes graph.json's canonical order, so a shard's rows do not depend on how the
+ * document was built or read); the frame's JSON. Default: as given.
+ */
+export interface RecordForm {
+  node(node: GraphNode): Record<string, unknown>;
+  link(link: GraphLink): Record<string, unknown>;
+  frame(doc: GraphDocument): string;
+}
+
+export function nodeRow(node: GraphNode, fid: number, nid: number, form?: RecordForm): NodeRow & { community: number } {
+  const copy: Record<string, unknown> = form ? form.node(node) : { ...node };
   let flags = 0;
   if (typeof node.id === 'string') (flags |= ID), (copy.id = 0);
   if (typeof node.source_file === 'string') (flags |= FILE), (copy.source_file = 0);
   if (typeof node.label === 'string') (flags |= LABEL), (copy.label = 0);
   if (typeof node.kind === 'string') (flags |= KIND), (copy.kind = 0);
-  const integer = Number.isInteger(node.community);
-  if (integer) (flags |= COMMUNITY), (copy.community = 0);
-  const community = integer ? (node.community as number) : null;
+  const inBlob = blobCommunity(node.community);
+  if (inBlob) (flags |= COMMUNITY), (copy.community = 0);
   const json = JSON.stringify(copy);
   const id = text(node.id);
   const label = text(node.label);
   const kind = text(node.kind);
-  const jcrc = nodeJcrc(id, fid, label, kind, ord, flags, json);
-  return { id, fid, label, kind, community, ord, flags, json, jcrc, crc: nodeCrc(jcrc, community) };
+  return { nid, id, fid, label, kind, flags, json, crc: nodeCrc(nid, id, fid, label, kind, flags, json), community: inBlob ? node.community as number : NO_COMMUNITY };
 }
 
-export function linkCrc(fid: number, seq: number, source: string, target: string, relation: string, flags: number, json: string): number {
-  return crc32(json, crc32(`${fid}\0${seq}\0${source}\0${target}\0${relation}\0${flags}\0`));
+/** Whether a node's community lives in the blob (its row has the placeholder). */
+export function communityInBlob(flags: number): boolean {
+  return (flags & COMMUNITY) !== 0;
 }
 
-export function linkRow(link: GraphLink, seq: number, fid: number): LinkRow {
-  const copy: Record<string, unknown> = { ...link };
+export function linkCrc(lid: number, fid: number, seq: number, source: string, target: string, relation: string, flags: number, json: string): number {
+  return crc32(json, crc32(`${lid}\0${fid}\0${seq}\0${source}\0${target}\0${relation}\0${flags}\0`));
+}
+
+export function linkRow(link: GraphLink, seq: number, fid: number, lid: number, form?: RecordForm): LinkRow {
+  const copy: Record<string, unknown> = form ? form.link(link) : { ...link };
   let flags = 0;
   if (typeof link.source === 'string') (flags |= SOURCE), (copy.source = 0);
   if (typeof link.target === 'string') (flags |= TARGET), (copy.target = 0);
@@ -90,13 +110,12 @@ export function linkRow(link: GraphLink, seq: number, fid: number): LinkRow {
   const source = text(link.source);
   const target = text(link.target);
   const relation = text(link.relation);
-  return { fid, seq, source, target, relation, flags, json, crc: linkCrc(fid, seq, source, target, relation, flags, json) };
+  return { lid, fid, seq, source, target, relation, flags, json, crc: linkCrc(lid, fid, seq, source, target, relation, flags, json) };
 }
 
-/** A node row read back (`path`: its file's path): null when its bytes do not match its CRCs. */
-export function nodeOfRow(row: NodeRow, path: string): GraphNode | null {
-  if (nodeJcrc(row.id, row.fid, row.label, row.kind, row.ord, row.flags, row.json) !== row.jcrc) return null;
-  if (nodeCrc(row.jcrc, row.community) !== row.crc) return null;
+/** A node row read back (`path`: its file's path, `community`: its blob value): null when its bytes do not match its CRC. */
+export function nodeOfRow(row: NodeRow, path: string, community: number): GraphNode | null {
+  if (nodeCrc(row.nid, row.id, row.fid, row.label, row.kind, row.flags, row.json) !== row.crc) return null;
   let node: GraphNode;
   try {
     node = JSON.parse(row.json) as GraphNode;
@@ -109,15 +128,15 @@ export function nodeOfRow(row: NodeRow, path: string): GraphNode | null {
   if (f & LABEL) node.label = row.label;
   if (f & KIND) (node as { kind: string }).kind = row.kind;
   if (f & COMMUNITY) {
-    if (row.community === null) return null;
-    node.community = row.community;
+    if (community === NO_COMMUNITY) return null;
+    node.community = community;
   }
   return node;
 }
 
 /** A link row read back: null when its bytes do not match its CRC. */
 export function linkOfRow(row: LinkRow, path: string): GraphLink | null {
-  if (linkCrc(row.fid, row.seq, row.source, row.target, row.relation, row.flags, row.json) !== row.crc) return null;
+  if (linkCrc(row.lid, row.fid, row.seq, row.source, row.target, row.relation, row.flags, row.json) !== row.crc) return null;
   let link: GraphLink;
   try {
     link = JSON.parse(row.json) as GraphLink;
@@ -133,20 +152,8 @@ export function linkOfRow(row: LinkRow, path: string): GraphLink | null {
 }
 
 /** The document without its records: the meta row `frame` (key order kept: nodes and links are put back in place). */
-export function frameOf(doc: GraphDocument): string {
-  return JSON.stringify({ ...doc, nodes: [], links: [] });
-}
-
-/** Nodes in strictly increasing id order (the extractor's canonical order): the shard then sorts by id instead of storing positions that shift. */
-export function nodesById(nodes: readonly GraphNode[]): boolean {
-  for (let i = 1; i < nodes.length; i++) if (!(nodes[i - 1]!.id < nodes[i]!.id)) return false;
-  return true;
-}
-
-/** Links grouped by file in increasing file order (the extractor's canonical order): seq is then the position within the file. */
-export function linksByFile(links: readonly GraphLink[]): boolean {
-  for (let i = 1; i < links.length; i++) if (text(links[i - 1]!.source_file) > text(links[i]!.source_file)) return false;
-  return true;
+export function frameOf(doc: GraphDocument, form?: RecordForm): string {
+  return form ? form.frame(doc) : JSON.stringify({ ...doc, nodes: [], links: [] });
 }
 
 /** The 32-bit sum of row CRCs (order-free, so an update adds and takes away the rows it changes). */
@@ -166,4 +173,28 @@ export function metaCrc(meta: Record<string, string>): number {
     sum = crc32(`${key}\0${meta[key]}\0`, sum);
   }
   return sum;
+}
+
+/** Int32 values as the little-endian bytes of a blob. */
+export function int32Blob(values: Int32Array): Buffer {
+  const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  return LITTLE_ENDIAN ? bytes : swapped(bytes);
+}
+
+/** A blob of little-endian Int32 values read back (null: not a whole number of them). */
+export function blobInt32(bytes: Uint8Array): Int32Array | null {
+  if (bytes.byteLength % 4 !== 0) return null;
+  const copy = new Int32Array(bytes.byteLength / 4);
+  const view = Buffer.from(copy.buffer);
+  view.set(bytes);
+  if (!LITTLE_ENDIAN) swapped(view, true);
+  return copy;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+function swapped(bytes: Buffer, inPlace = false): Buffer {
+  const out = inPlace ? bytes : Buffer.from(bytes);
+  out.swap32();
+  return out;
 }

@@ -5,27 +5,38 @@ import { closeSync, openSync, readSync } from 'node:fs';
  * The shard store's on-disk format (docs/store.md). A shard is one SQLite file holding one member's
  * graph: its records as rows (each with a CRC-32 over its bytes), the indexes the query layer
  * reads through (nodes by id, label, kind and file; links by source and by target: adjacency both
- * ways), a meta table (format, tag, counts, the document frame, the sum of every row's CRC and
- * the meta table's own CRC). SQLite was chosen over LMDB by measurement (docs/store.md).
+ * ways), three blobs (each node's community by row number; the row numbers of the nodes and of
+ * the links in the graph's order), a meta table (format, tag, counts, the document frame, the sum of every row's
+ * CRC, the blobs' CRCs and the meta table's own CRC). SQLite was chosen over LMDB by measurement
+ * (docs/store.md).
  */
 
 /** Written to `PRAGMA user_version`; a shard with a higher number is refused (a newer synaptic wrote it). */
 export const SHARD_FORMAT = 1;
 /** `PRAGMA application_id` ('SYNS'): a SQLite file that is not a shard is named as such. */
 export const SHARD_APPLICATION_ID = 0x53594e53;
-/** The shard's file name next to graph.json (`synaptic extract`, `synaptic migrate`). */
-export const SHARD_FILE = 'graph.shard';
+import { SHARD_FILE } from './names.ts';
+
+export { SHARD_FILE };
 
 export const SHARD_DDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (fid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, nodes INTEGER NOT NULL, links INTEGER NOT NULL);
 CREATE TABLE nodes (
-  id TEXT NOT NULL, fid INTEGER NOT NULL, label TEXT NOT NULL, kind TEXT NOT NULL, community INTEGER,
-  ord INTEGER NOT NULL, flags INTEGER NOT NULL, json TEXT NOT NULL, jcrc INTEGER NOT NULL, crc INTEGER NOT NULL);
-CREATE TABLE links (
-  fid INTEGER NOT NULL, seq INTEGER NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, relation TEXT NOT NULL,
+  nid INTEGER PRIMARY KEY, id TEXT NOT NULL, fid INTEGER NOT NULL, label TEXT NOT NULL, kind TEXT NOT NULL,
   flags INTEGER NOT NULL, json TEXT NOT NULL, crc INTEGER NOT NULL);
+CREATE TABLE links (
+  lid INTEGER PRIMARY KEY, fid INTEGER NOT NULL, seq INTEGER NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, relation TEXT NOT NULL,
+  flags INTEGER NOT NULL, json TEXT NOT NULL, crc INTEGER NOT NULL);
+CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL);
 `;
+
+/** Int32 per nid (little-endian): the node's community, NO_COMMUNITY where none (rows.node.ts). */
+export const COMMUNITIES_BLOB = 'communities';
+/** Int32 per node in the graph's order: its nid (the document's order; an update maps kept records to their rows by it). */
+export const ROWIDS_BLOB = 'rowids';
+/** Int32 per link in the graph's order: its lid. */
+export const LINK_ROWIDS_BLOB = 'link_rowids';
 
 /** Created after a full write's bulk insert (faster than maintaining them row by row). */
 export const SHARD_INDEXES = `

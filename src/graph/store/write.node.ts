@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { GraphDocument } from '../model.ts';
-import { addSum, frameOf, linkRow, linksByFile, metaCrc, nodeCrc, nodeRow, nodesById, subSum } from './rows.node.ts';
-import { checkHeader, openDatabase, SHARD_APPLICATION_ID, SHARD_DDL, SHARD_FORMAT, SHARD_INDEXES } from './schema.node.ts';
+import { crc32 } from 'node:zlib';
+import { addSum, blobCommunity, blobInt32, frameOf, int32Blob, linkRow, metaCrc, NO_COMMUNITY, nodeRow, subSum, type RecordForm } from './rows.node.ts';
+import { checkHeader, COMMUNITIES_BLOB, LINK_ROWIDS_BLOB, openDatabase, ROWIDS_BLOB, SHARD_APPLICATION_ID, SHARD_DDL, SHARD_FORMAT, SHARD_INDEXES, ShardVersionError } from './schema.node.ts';
 import { readMeta } from './read.node.ts';
 
 /** What a write records about the graph besides its records. */
@@ -12,6 +13,8 @@ export interface ShardInfo {
   tag: string;
   /** Identifies the graph the shard holds (an update is incremental only from the graph it holds). */
   graphKey?: string;
+  /** The records' stored form (key order); default: as given. */
+  form?: RecordForm;
   /** Test hook: throw after this many rows were inserted (a crash mid-write). */
   failAfterRows?: number;
 }
@@ -29,7 +32,7 @@ export interface ShardWrite {
   mode: 'full' | 'incremental';
   /** Files whose rows were rewritten. */
   files: number;
-  /** Node rows whose community column changed (incremental). */
+  /** Nodes whose community number changed (incremental: the communities blob is written whole). */
   communities: number;
   generation: number;
   ms: number;
@@ -66,9 +69,9 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Write the whole shard: into a temp file (one transaction, no journal), synced, then renamed over
- * the old one. A crash before the rename leaves the old shard as it was (and a temp file, which
- * the next write of the folder removes).
+ * Write the whole shard: into a temp file (one transaction, no journal), then renamed over the old
+ * one. A crash before the rename leaves the old shard as it was (and a temp file, which the next
+ * write of the folder removes). Not fsynced, like every other output (docs/store.md).
  */
 export function writeShard(path: string, doc: GraphDocument, info: ShardInfo, generation = 1): ShardWrite {
   const started = performance.now();
@@ -85,18 +88,15 @@ export function writeShard(path: string, doc: GraphDocument, info: ShardInfo, ge
       db.exec(SHARD_DDL);
       db.transaction(() => {
         const fids = new Map<string, number>();
-        const sum = insertRecords(db, doc, fids, null, info.failAfterRows);
-        writeMeta(db, doc, info, sum, generation, fids.size);
+        const rows = { nids: new Int32Array(doc.nodes.length), lids: new Int32Array(doc.links.length) };
+        let nid = 0;
+        let lid = 0;
+        const sum = insertRecords(db, doc, fids, null, rows, { node: () => ++nid, link: () => ++lid }, info);
+        writeBlobsAndMeta(db, doc, info, sum, generation, fids.size, rows, nid);
       })();
       db.exec(SHARD_INDEXES);
     } finally {
       db.close();
-    }
-    const fd = openSync(tmp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
     }
     // A journal left by a crashed update of the old file must not be replayed onto the new one.
     rmSync(`${path}-journal`, { force: true });
@@ -109,10 +109,11 @@ export function writeShard(path: string, doc: GraphDocument, info: ShardInfo, ge
 }
 
 /**
- * Bring the shard to `doc`. With `reuse` from the graph the shard holds (same graphKey, both in the
- * extractor's canonical order), only the rows of files with a changed record are rewritten and
- * renumbered communities updated in place, in one transaction (a crash rolls it back); otherwise
- * (or when the shard cannot be read) the whole shard is written again.
+ * Bring the shard to `doc`. With `reuse` from the graph the shard holds (same graphKey), only the
+ * rows of files with a changed record are rewritten and the three blobs (communities, the row
+ * numbers in the graph's order) replaced, in one transaction (a crash rolls it back);
+ * otherwise (or when the shard cannot be read: damaged) the whole shard is written again. A shard
+ * of a newer format is refused (ShardVersionError), not overwritten.
  */
 export function updateShard(path: string, doc: GraphDocument, info: ShardInfo, reuse: ShardReuse | null): ShardWrite {
   const started = performance.now();
@@ -122,17 +123,26 @@ export function updateShard(path: string, doc: GraphDocument, info: ShardInfo, r
   try {
     checkHeader(path, info.tag);
     db = openDatabase(path, info.tag, false);
+    // Process-crash safe (the rollback journal is written before any page); like the other outputs, not fsynced.
+    db.pragma('synchronous = OFF');
     const meta = readMeta(db, info.tag, path);
     generation = Number(meta.generation) + 1;
     if (!reuse) reason = 'no reusable rows';
     else if (meta.graph_key !== reuse.previousKey) reason = 'the shard holds another graph than the previous one';
-    else if (meta.node_order !== 'id' || meta.link_order !== 'file' || !nodesById(doc.nodes) || !linksByFile(doc.links)) reason = 'records not in canonical order';
+    else if (Number(meta.nodes) !== reuse.previousCommunity.length) reason = 'the shard holds another number of nodes than the previous graph';
     else {
       const done = incremental(db, doc, info, reuse, meta, generation);
-      db.close();
-      return { ...done, generation, ms: performance.now() - started };
+      if (typeof done === 'string') reason = done;
+      else {
+        db.close();
+        return { ...done, generation, ms: performance.now() - started };
+      }
     }
   } catch (err) {
+    if (err instanceof ShardVersionError) {
+      db?.close();
+      throw err; // a newer synaptic's shard is not overwritten
+    }
     reason = err instanceof Error ? err.message : String(err);
   }
   try {
@@ -145,10 +155,21 @@ export function updateShard(path: string, doc: GraphDocument, info: ShardInfo, r
 
 type FileCounts = { nodes: number; links: number };
 
-function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo, reuse: ShardReuse, meta: Record<string, string>, generation: number): Omit<ShardWrite, 'ms' | 'generation'> {
+/** The incremental write, or why it cannot be done (before anything is written). */
+function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo, reuse: ShardReuse, meta: Record<string, string>, generation: number): Omit<ShardWrite, 'ms' | 'generation'> | string {
   const lap = debugLap();
   const stored = new Map<string, FileCounts & { fid: number }>();
   for (const row of db.prepare('SELECT fid, path, nodes, links FROM files').all() as { fid: number; path: string; nodes: number; links: number }[]) stored.set(row.path, row);
+  const blob = db.prepare('SELECT data FROM blobs WHERE name = ?').pluck();
+  const checked = (name: string, crc: string | undefined): Int32Array | null => {
+    const bytes = blob.get(name) as Buffer | undefined;
+    return bytes && String(crc32(bytes)) === crc ? blobInt32(bytes) : null;
+  };
+  const previousNids = checked(ROWIDS_BLOB, meta.rowids_crc);
+  const previousLids = checked(LINK_ROWIDS_BLOB, meta.link_rowids_crc);
+  if (!previousNids || previousNids.length !== reuse.previousCommunity.length || !previousLids || previousLids.length !== Number(meta.links)) {
+    return 'its row numbers blobs are missing or fail their checksums';
+  }
   // Per file: its record counts, and whether any record changed (or moved within the file).
   const seen = new Map<string, FileCounts & { dirty: boolean; lastLink: number }>();
   const stat = (file: string) => {
@@ -156,7 +177,7 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
     if (!s) seen.set(file, (s = { nodes: 0, links: 0, dirty: false, lastLink: -1 }));
     return s;
   };
-  const renumbered: number[] = [];
+  let communities = 0;
   for (let i = 0; i < doc.nodes.length; i++) {
     const node = doc.nodes[i]!;
     const s = stat(fileOf(node.source_file));
@@ -164,8 +185,9 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
     const was = reuse.nodes[i]!;
     if (was < 0) s.dirty = true;
     else if (node.community !== reuse.previousCommunity[was]) {
-      if (Number.isInteger(node.community) && Number.isInteger(reuse.previousCommunity[was])) renumbered.push(i);
-      else s.dirty = true; // the placeholder comes or goes: the record is written again
+      // a number the blob holds before and after: only the blob changes; else the record is written again
+      if (blobCommunity(node.community) && blobCommunity(reuse.previousCommunity[was])) communities++;
+      else s.dirty = true;
     }
   }
   for (let i = 0; i < doc.links.length; i++) {
@@ -182,44 +204,62 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
     if (s.dirty || !before || before.nodes !== s.nodes || before.links !== s.links) rewrite.add(file);
   }
   const gone = [...stored.keys()].filter((file) => !seen.has(file));
+  let maxNid = 0;
+  for (let i = 0; i < previousNids.length; i++) if (previousNids[i]! > maxNid) maxNid = previousNids[i]!;
+  let maxLid = 0;
+  for (let i = 0; i < previousLids.length; i++) if (previousLids[i]! > maxLid) maxLid = previousLids[i]!;
+  // (freed numbers are used again, so this takes a graph that shrank a lot)
+  if (maxNid > 2 * doc.nodes.length + 1024 || maxLid > 2 * doc.links.length + 1024) return 'its row numbers are sparse';
   lap('plan');
-  let communities = 0;
   db.transaction(() => {
     let sum = Number(meta.content_sum);
-    const nodeSums = db.prepare('SELECT coalesce(sum(crc), 0) AS s FROM nodes WHERE fid = ?');
-    const linkSums = db.prepare('SELECT coalesce(sum(crc), 0) AS s FROM links WHERE fid = ?');
+    const nodeRows = db.prepare('SELECT nid, crc FROM nodes WHERE fid = ?').raw();
+    const linkRows = db.prepare('SELECT lid, crc FROM links WHERE fid = ?').raw();
     const dropNodes = db.prepare('DELETE FROM nodes WHERE fid = ?');
     const dropLinks = db.prepare('DELETE FROM links WHERE fid = ?');
     const dropFile = db.prepare('DELETE FROM files WHERE fid = ?');
+    // Row numbers of the rewritten files' nodes are used again (the blob stays as long as the graph).
+    const free: number[] = [];
+    const freeLinks: number[] = [];
     for (const file of [...gone, ...rewrite]) {
       const fid = stored.get(file)?.fid;
       if (fid === undefined) continue;
-      sum = subSum(sum, Number((nodeSums.get(fid) as { s: number }).s) % 2 ** 32);
-      sum = subSum(sum, Number((linkSums.get(fid) as { s: number }).s) % 2 ** 32);
+      for (const [nid, crc] of nodeRows.all(fid) as [number, number][]) {
+        sum = subSum(sum, crc);
+        free.push(nid);
+      }
+      for (const [lid, crc] of linkRows.all(fid) as [number, number][]) {
+        sum = subSum(sum, crc);
+        freeLinks.push(lid);
+      }
       dropNodes.run(fid);
       dropLinks.run(fid);
-      if (gone.includes(file)) dropFile.run(fid);
+      if (!seen.has(file)) dropFile.run(fid);
     }
+    free.sort((a, b) => b - a);
+    freeLinks.sort((a, b) => b - a);
     const fids = new Map<string, number>();
     for (const [file, row] of stored) if (seen.has(file)) fids.set(file, row.fid);
     lap('drop');
-    sum = insertRecords(db, doc, fids, rewrite, info.failAfterRows, sum);
+    const rows = { nids: new Int32Array(doc.nodes.length), lids: new Int32Array(doc.links.length) };
+    sum = insertRecords(db, doc, fids, rewrite, rows, { node: () => free.pop() ?? ++maxNid, link: () => freeLinks.pop() ?? ++maxLid }, info, sum);
     lap('insert');
-    const read = db.prepare('SELECT jcrc, crc FROM nodes WHERE id = ?');
-    const set = db.prepare('UPDATE nodes SET community = ?, crc = ? WHERE id = ?');
-    for (const i of renumbered) {
-      const node = doc.nodes[i]!;
-      if (rewrite.has(fileOf(node.source_file))) continue;
-      const row = read.get(node.id) as { jcrc: number; crc: number } | undefined;
-      if (!row) throw new Error(`node ${node.id} missing from the shard`);
-      const crc = nodeCrc(row.jcrc, node.community as number);
-      set.run(node.community, crc, node.id);
-      sum = addSum(subSum(sum, row.crc), crc);
-      communities++;
+    // The kept records' rows stay where they were.
+    const { nids, lids } = rows;
+    for (let i = 0; i < nids.length; i++) {
+      if (nids[i] !== 0) continue;
+      const was = reuse.nodes[i]!;
+      if (was < 0) throw new Error(`node ${doc.nodes[i]!.id} has no row`);
+      nids[i] = previousNids[was]!;
     }
-    lap(`communities ${communities}`);
-    writeMeta(db, doc, info, sum, generation, seen.size);
-    lap('meta');
+    for (let i = 0; i < lids.length; i++) {
+      if (lids[i] !== 0) continue;
+      const was = reuse.links[i]!;
+      if (was < 0) throw new Error(`link ${i} has no row`);
+      lids[i] = previousLids[was]!;
+    }
+    writeBlobsAndMeta(db, doc, info, sum, generation, seen.size, rows, maxNid);
+    lap('blobs, meta');
   })();
   lap('commit');
   return { mode: 'incremental', files: rewrite.size + gone.length, communities };
@@ -229,27 +269,31 @@ const fileOf = (file: unknown): string => (typeof file === 'string' ? file : fil
 
 /**
  * Insert the records (of the `only` files, else all) and their files rows; `fids` holds the file
- * numbers already in the shard (new files get the next ones). Returns `sum` plus the rows' CRCs.
+ * numbers already in the shard (new files get the next ones); each inserted record's row number
+ * (from `next`) goes to `rows` at its index. Returns `sum` plus the rows' CRCs.
  */
-function insertRecords(db: Database.Database, doc: GraphDocument, fids: Map<string, number>, only: Set<string> | null, failAfter: number | undefined, sum = 0): number {
-  const canonical = nodesById(doc.nodes) && linksByFile(doc.links);
-  const addNode = db.prepare('INSERT INTO nodes (id, fid, label, kind, community, ord, flags, json, jcrc, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const addLink = db.prepare('INSERT INTO links (fid, seq, source, target, relation, flags, json, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  let next = 1;
-  for (const fid of fids.values()) next = Math.max(next, fid + 1);
+function insertRecords(
+  db: Database.Database, doc: GraphDocument, fids: Map<string, number>, only: Set<string> | null,
+  rows: RowNumbers, next: { node: () => number; link: () => number }, info: ShardInfo, sum = 0,
+): number {
+  const { form, failAfterRows: failAfter } = info;
+  const addNode = db.prepare('INSERT INTO nodes (nid, id, fid, label, kind, flags, json, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const addLink = db.prepare('INSERT INTO links (lid, fid, seq, source, target, relation, flags, json, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  let nextFid = 1;
+  for (const fid of fids.values()) nextFid = Math.max(nextFid, fid + 1);
   const counts = new Map<string, FileCounts & { fid: number }>();
   const count = (file: string) => {
     let c = counts.get(file);
     if (!c) {
       let fid = fids.get(file);
-      if (fid === undefined) fids.set(file, (fid = next++));
+      if (fid === undefined) fids.set(file, (fid = nextFid++));
       counts.set(file, (c = { nodes: 0, links: 0, fid }));
     }
     return c;
   };
-  let rows = 0;
+  let written = 0;
   const tick = () => {
-    if (failAfter !== undefined && ++rows > failAfter) throw new Error(`test: write stopped after ${failAfter} rows`);
+    if (failAfter !== undefined && ++written > failAfter) throw new Error(`test: write stopped after ${failAfter} rows`);
   };
   for (let i = 0; i < doc.nodes.length; i++) {
     const node = doc.nodes[i]!;
@@ -257,8 +301,9 @@ function insertRecords(db: Database.Database, doc: GraphDocument, fids: Map<stri
     const c = count(file);
     c.nodes++;
     if (only && !only.has(file)) continue;
-    const r = nodeRow(node, i, c.fid);
-    addNode.run(r.id, r.fid, r.label, r.kind, r.community, r.ord, r.flags, r.json, r.jcrc, r.crc);
+    const r = nodeRow(node, c.fid, next.node(), form);
+    addNode.run(r.nid, r.id, r.fid, r.label, r.kind, r.flags, r.json, r.crc);
+    rows.nids[i] = r.nid;
     sum = addSum(sum, r.crc);
     tick();
   }
@@ -266,12 +311,11 @@ function insertRecords(db: Database.Database, doc: GraphDocument, fids: Map<stri
     const link = doc.links[i]!;
     const file = fileOf(link.source_file);
     const c = count(file);
-    // canonical: the position within the file; else the position in the document
-    const seq = canonical ? c.links : i;
-    c.links++;
+    const seq = c.links++;
     if (only && !only.has(file)) continue;
-    const r = linkRow(link, seq, c.fid);
-    addLink.run(r.fid, r.seq, r.source, r.target, r.relation, r.flags, r.json, r.crc);
+    const r = linkRow(link, seq, c.fid, next.link(), form);
+    addLink.run(r.lid, r.fid, r.seq, r.source, r.target, r.relation, r.flags, r.json, r.crc);
+    rows.lids[i] = r.lid;
     sum = addSum(sum, r.crc);
     tick();
   }
@@ -280,7 +324,27 @@ function insertRecords(db: Database.Database, doc: GraphDocument, fids: Map<stri
   return sum;
 }
 
-function writeMeta(db: Database.Database, doc: GraphDocument, info: ShardInfo, sum: number, generation: number, files: number): void {
+/** Each record's row number, in the graph's order. */
+interface RowNumbers {
+  nids: Int32Array;
+  lids: Int32Array;
+}
+
+/** The three blobs (communities by nid; nids and lids in the graph's order) and the meta table, with their CRCs. */
+function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: ShardInfo, sum: number, generation: number, files: number, rows: RowNumbers, maxNid: number): void {
+  const { nids } = rows;
+  const communities = new Int32Array(maxNid + 1).fill(NO_COMMUNITY);
+  for (let i = 0; i < doc.nodes.length; i++) {
+    const community = doc.nodes[i]!.community;
+    if (blobCommunity(community)) communities[nids[i]!] = community;
+  }
+  const communityBytes = int32Blob(communities);
+  const rowidBytes = int32Blob(nids);
+  const linkRowidBytes = int32Blob(rows.lids);
+  const putBlob = db.prepare('INSERT INTO blobs (name, data) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET data = excluded.data');
+  putBlob.run(COMMUNITIES_BLOB, communityBytes);
+  putBlob.run(ROWIDS_BLOB, rowidBytes);
+  putBlob.run(LINK_ROWIDS_BLOB, linkRowidBytes);
   const meta: Record<string, string> = {
     format: String(SHARD_FORMAT),
     tag: info.tag,
@@ -290,10 +354,11 @@ function writeMeta(db: Database.Database, doc: GraphDocument, info: ShardInfo, s
     nodes: String(doc.nodes.length),
     links: String(doc.links.length),
     files: String(files),
-    node_order: nodesById(doc.nodes) ? 'id' : 'ord',
-    link_order: linksByFile(doc.links) ? 'file' : 'seq',
     content_sum: String(sum),
-    frame: frameOf(doc),
+    communities_crc: String(crc32(communityBytes)),
+    rowids_crc: String(crc32(rowidBytes)),
+    link_rowids_crc: String(crc32(linkRowidBytes)),
+    frame: frameOf(doc, info.form),
   };
   meta.meta_crc = String(metaCrc(meta));
   db.prepare('DELETE FROM meta').run();
