@@ -65,6 +65,19 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const linkOrder = (a: GraphLink, b: GraphLink): number => cmp(a.source, b.source) || cmp(a.target, b.target) || cmp(a.relation, b.relation);
 
 /**
+ * Link lists this module built and found in canonical order as it merged them (a relink's `links`),
+ * with their length then: a keeper's next relink takes the previous graph's very list back, and its
+ * order need not be checked link by link again (~110,000 string compares on prisma) when it is still
+ * that list. A list from anywhere else (graph.cbor read from disk) is checked.
+ */
+const CHECKED_ORDER = new WeakMap<readonly GraphLink[], number>();
+
+/** Whether `links` is a list {@link relink} returned, as long as it was then (nothing in the pipeline changes a graph's list in place). */
+export function checkedOrder(links: readonly GraphLink[]): boolean {
+  return CHECKED_ORDER.get(links) === links.length;
+}
+
+/**
  * The linked graph of `facts` (as {@link linkGraph} gives it, links sorted), relinking only what
  * may differ; null when the inputs do not fit. `previous.links` must be in canonical order (as
  * graph.cbor stores them).
@@ -136,11 +149,16 @@ export function relink(input: IncrementalInput): RelinkResult | null {
   let k = 0;
   let nextAt = fresh.length ? insertAt(fresh[0]!) : prev.length;
   let last: GraphLink | undefined;
+  // Kept links of a list already checked follow each other in order (a subsequence of an increasing
+  // list): only the pairs a fresh link is part of are compared.
+  const prevChecked = checkedOrder(prev);
+  let lastFresh = false;
   for (let j = 0; j <= prev.length; j++) {
     while (k < fresh.length && nextAt <= j) {
       const f = fresh[k++]!;
       if (last && linkOrder(last, f) >= 0) return null; // two links with one key, or out of order: not canonical
       links.push((last = f));
+      lastFresh = true;
       from.push(-1);
       if (k < fresh.length) nextAt = insertAt(fresh[k]!);
     }
@@ -149,10 +167,12 @@ export function relink(input: IncrementalInput): RelinkResult | null {
     if (redoPaths.has(l.source_file)) continue;
     // Previous links out of order (or equal to a fresh one): not canonical. Consecutive links mostly
     // share their source string, so this compare is cheap.
-    if (last && linkOrder(last, l) >= 0) return null;
+    if (last && (lastFresh || !prevChecked) && linkOrder(last, l) >= 0) return null;
     links.push((last = l));
+    lastFresh = false;
     from.push(j);
   }
+  CHECKED_ORDER.set(links, links.length);
   let nodes: GraphNode[] | undefined;
   return {
     // Built on first read: an update that keeps the previous graph's nodes asks only for some (nodesOf).
