@@ -10,8 +10,11 @@
 // runs handed to a running `update --watch --poll <1 h>`, which never updates on its own: the
 // whole update is the one-shot command's; EXTRACT_UPDATE_WATCHER=events: the watcher also watches,
 // as when a user saves and then runs `synaptic update`: time from the save to the command's exit).
+// EXTRACT_UPDATE_WATCHER=both: after the one full extract, the rounds in fresh processes, then the
+// same rounds handed to a keeper started on those outputs (one run: both against one full extract).
 // By default every update runs in a fresh process. The full extract the bench starts with is timed
-// too, and each update is given as a ratio to it (same run, same machine).
+// too, and each update is given as a ratio to it (same run, same machine); a summary gives each
+// kind of update's min and median wall, CPU and ratio.
 // EXTRACT_UPDATE_PAUSE=<ms>: wait before each update (the first one included).
 // Outputs go to a temp folder; the edited file is restored.
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,6 +29,8 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export interface UpdateRun {
   edit: 'shift' | 'shift-restore' | 'facts' | 'facts-restore';
+  /** Who updated: a fresh `synaptic update` process, or the keeper the one-shot command handed it to. */
+  via: 'fresh' | 'keeper';
   /** The pid of the watcher or background updater that did the update (none: this command's process). */
   by?: number;
   linkMode: ExtractSummary['linkMode'];
@@ -85,7 +90,7 @@ function same(a: string, b: string): boolean {
 }
 
 export async function runUpdateBench(
-  repo: string, runs = 3, file?: string, verify = false, viaWatcher: false | 'request' | 'events' = false,
+  repo: string, runs = 3, file?: string, verify = false, viaWatcher: false | 'request' | 'events' | 'both' = false,
 ): Promise<{ file: string; full: FullRun; runs: UpdateRun[]; verified: boolean | null }> {
   const work = mkdtempSync(join(tmpdir(), 'synaptic-update-bench-'));
   const out = join(work, 'out');
@@ -96,20 +101,43 @@ export async function runUpdateBench(
     restore = () => writeFileSync(abs, original);
     const results: UpdateRun[] = [];
     const pause = Number(process.env.EXTRACT_UPDATE_PAUSE ?? 0);
+    let keeper = false;
     const measure = (edit: UpdateRun['edit'], text: string): void => {
       if (pause > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
       const saved = performance.now();
       writeFileSync(abs, text);
       const { summary: s } = run(['update', repo, '--out', out]);
       const wallMs = performance.now() - saved;
-      if ((viaWatcher === 'request' || viaWatcher === 'events') && !('watcherPid' in s)) throw new Error('Cannot bench updates handed to the watcher: the update ran in its own process');
+      if (keeper && !('watcherPid' in s)) throw new Error('Cannot bench updates handed to the watcher: the update ran in its own process');
       results.push({
         // Handed to the watcher: the summary's CPU is the watcher's for this update (its process total spans all of them).
-        edit, linkMode: s.linkMode, relinked: s.relinked, wallMs: Math.round(wallMs), cpuMs: viaWatcher ? s.cpuMs.total : s.processCpuMs, peakRssMb: s.peakRssMb, phasesCpuMs: s.cpuMs,
+        edit, via: keeper ? 'keeper' : 'fresh', linkMode: s.linkMode, relinked: s.relinked, wallMs: Math.round(wallMs), cpuMs: keeper ? s.cpuMs.total : s.processCpuMs, peakRssMb: s.peakRssMb, phasesCpuMs: s.cpuMs,
         ...(s.watcherPid !== undefined ? { by: s.watcherPid } : {}),
       });
     };
-    if (viaWatcher === 'request' || viaWatcher === 'events') {
+    let verified: boolean | null = null;
+    const rounds = (): void => {
+      let checked = !verify;
+      for (let i = 0; i < runs; i++) {
+        measure('shift', `\n${original}`);
+        measure('shift-restore', original);
+        const edited = `${original}\nexport function synapticBench${keeper ? 'Kept' : 'Added'}${i}(): void {\n  ${callee ? `${callee}();` : ''}\n}\n`;
+        measure('facts', edited);
+        if (!checked) {
+          // (fresh updates and a keeper's are each compared once with a full extract of the same tree)
+          checked = true;
+          const full = join(work, 'full');
+          run(['extract', repo, '--out', full]);
+          const equal = ['graph.json', 'graph.cbor', 'GRAPH_REPORT.md'].every((f) => same(join(out, f), join(full, f)));
+          verified = (verified ?? true) && equal;
+          rmSync(full, { recursive: true, force: true });
+        }
+        measure('facts-restore', original);
+      }
+    };
+    if (viaWatcher === 'both') rounds();
+    if (viaWatcher) {
+      keeper = true;
       const poll = viaWatcher === 'events' ? [] : ['--poll', '3600000'];
       watcher = spawn(process.execPath, [...cli(), 'update', repo, '--out', out, '--watch', ...poll], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
       const socket = keeperSocketPath(resolve(out));
@@ -123,22 +151,9 @@ export async function runUpdateBench(
       measure('shift-restore', original);
       measure('facts', `${original}\nexport function synapticBenchWarmup(): void {\n  ${callee ? `${callee}();` : ''}\n}\n`);
       measure('facts-restore', original);
-      results.length = 0;
+      results.splice(results.length - 4, 4);
     }
-    let verified: boolean | null = null;
-    for (let i = 0; i < runs; i++) {
-      measure('shift', `\n${original}`);
-      measure('shift-restore', original);
-      const edited = `${original}\nexport function synapticBenchAdded${i}(): void {\n  ${callee ? `${callee}();` : ''}\n}\n`;
-      measure('facts', edited);
-      if (verify && verified === null) {
-        const full = join(work, 'full');
-        run(['extract', repo, '--out', full]);
-        verified = ['graph.json', 'graph.cbor', 'GRAPH_REPORT.md'].every((f) => same(join(out, f), join(full, f)));
-        rmSync(full, { recursive: true, force: true });
-      }
-      measure('facts-restore', original);
-    }
+    rounds();
     restore();
     restore = null;
     return { file: rel, full, runs: results, verified };
@@ -193,7 +208,7 @@ export async function runWatchBench(repo: string, runs = 3, file?: string): Prom
       const pending = nextSummary();
       writeFileSync(abs, text);
       const s = await pending;
-      results.push({ edit, linkMode: s.linkMode, relinked: s.relinked, wallMs: Math.round(performance.now() - started), cpuMs: s.cpuMs.total, peakRssMb: s.peakRssMb, phasesCpuMs: s.cpuMs });
+      results.push({ edit, via: 'keeper', linkMode: s.linkMode, relinked: s.relinked, wallMs: Math.round(performance.now() - started), cpuMs: s.cpuMs.total, peakRssMb: s.peakRssMb, phasesCpuMs: s.cpuMs });
     };
     for (let i = 0; i <= runs; i++) {
       const edited = `${original}\nexport function synapticWatchAdded${i}(): void {\n  ${callee ? `${callee}();` : ''}\n}\n`;
@@ -211,6 +226,27 @@ export async function runWatchBench(repo: string, runs = 3, file?: string): Prom
     await new Promise((r) => setTimeout(r, 200));
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Per kind of update (fresh or keeper; lines moved or facts changed): min and median wall and CPU, and their ratio to the full extract. */
+export function summarize(runs: UpdateRun[], full: FullRun): Record<string, string | number>[] {
+  const median = (xs: number[]): number => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) >> 1]! : Math.round((s[s.length / 2 - 1]! + s[s.length / 2]!) / 2);
+  };
+  const groups = new Map<string, UpdateRun[]>();
+  for (const x of runs) {
+    const key = `${x.via} ${x.edit.startsWith('shift') ? 'lines moved' : 'facts changed'}`;
+    groups.set(key, [...(groups.get(key) ?? []), x]);
+  }
+  return [...groups].map(([update, xs]) => {
+    const wall = xs.map((x) => x.wallMs);
+    const cpu = xs.map((x) => x.cpuMs);
+    return {
+      update, n: xs.length, 'wall min ms': Math.min(...wall), 'wall median ms': median(wall), 'cpu min ms': Math.min(...cpu), 'cpu median ms': median(cpu),
+      'median wall / full': (median(wall) / full.wallMs).toFixed(3), 'median cpu / full': (median(cpu) / full.cpuMs).toFixed(3),
+    };
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.env.EXTRACT_UPDATE_WATCH === '1') {
@@ -232,14 +268,16 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
     cpSync(join(ROOT, 'test/fixtures/repo'), repo, { recursive: true, filter: (src) => !src.includes('synaptic-out') });
   }
   const runs = Number(process.env.EXTRACT_UPDATE_RUNS ?? 3);
+  const watcher = process.env.EXTRACT_UPDATE_WATCHER;
   runUpdateBench(repo, runs, process.env.EXTRACT_UPDATE_FILE, process.env.EXTRACT_UPDATE_VERIFY === '1',
-    process.env.EXTRACT_UPDATE_WATCHER === 'events' ? 'events' : process.env.EXTRACT_UPDATE_WATCHER === '1' ? 'request' : false).then(
+    watcher === 'events' ? 'events' : watcher === 'both' ? 'both' : watcher === '1' ? 'request' : false).then(
     (r) => {
       console.log(`full extract: ${r.full.wallMs} ms wall, ${r.full.cpuMs} ms CPU`);
       console.table(r.runs.map((x) => ({
-        edit: x.edit, mode: x.linkMode, relinked: x.relinked, 'wall ms': x.wallMs, 'cpu ms': x.cpuMs,
+        via: x.via, edit: x.edit, mode: x.linkMode, relinked: x.relinked, 'wall ms': x.wallMs, 'cpu ms': x.cpuMs,
         'wall / full': (x.wallMs / r.full.wallMs).toFixed(3), 'cpu / full': (x.cpuMs / r.full.cpuMs).toFixed(3), 'rss MB': x.peakRssMb, by: x.by ?? '',
       })));
+      console.table(summarize(r.runs, r.full));
       console.log(JSON.stringify({ file: r.file, verified: r.verified, full: r.full, runs: r.runs }));
     },
     (err: unknown) => {
