@@ -9,6 +9,7 @@ import { planRun, sortedRecord, type Plan } from './phases/plan.node.ts';
 import { loadCore, rankGraph } from './phases/rank.node.ts';
 import { scan, type Scan } from './phases/scan.node.ts';
 import { writeOutputs } from './phases/write.node.ts';
+import { storePhase, type StoreMode, type StoreSummary } from './store-phase.node.ts';
 import type { Linked } from './phases/linked.ts';
 import type { PreciseSummary } from './precise/index.node.ts';
 
@@ -28,7 +29,9 @@ export { OUTPUT_DIR_NAME, extractorVersion } from './identity.node.ts';
  *    through to the next;
  * 3. link: the graph document;
  * 4. rank (phases/rank): communities and betweenness (cached under the hash of their inputs);
- * 5. write (phases/write): the outputs, in the order out/folder documents.
+ * 5. write (phases/write): the outputs, in the order out/folder documents;
+ * 6. store (store-phase): the member's shard (graph.shard, docs/store.md), after the graph files are
+ *    committed (a failed store write is reported and loses nothing).
  *
  * Every route gives the outputs a full extract of the same tree gives, byte for byte. The work is
  * proportional to the change where the formats allow: only changed files are parsed, only changed
@@ -54,6 +57,11 @@ export interface ExtractOptions {
   kept?: KeptOutputs;
   /** TypeScript checker call edges for TS/JS files (`--precise`); default: what the previous run used. */
   precise?: boolean;
+  /**
+   * The shard store (graph.shard): `write` creates or updates it, `keep` (default) updates one the
+   * folder has, `off` (`--no-store`) removes it.
+   */
+  store?: StoreMode;
 }
 
 /** Milliseconds per extraction phase (wall or CPU), and their total. */
@@ -104,6 +112,8 @@ export interface ExtractSummary {
   repairs: string[];
   /** Precise mode's checker pass (absent in default mode and when a positions-only update needed none). */
   precise?: PreciseSummary;
+  /** What the run did to the shard store (absent: no shard, none asked for). Its time is not in timingsMs. */
+  store?: StoreSummary;
   outputs: { graphJson: string; graphCbor: string; manifest: string; report: string; factsCache: string };
 }
 
@@ -145,7 +155,7 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
   const precise = options.precise ?? scanned.previous?.precise === true;
   const plan = planRun(scanned, folder, version, options.seed ?? 42, precise);
   if (plan.damage) repairs.push(`${plan.damage}: the graph was built again from every file's facts`);
-  if (plan.route === 'reused') return reuseOutputs(folder, scanned, plan, clock);
+  if (plan.route === 'reused') return withStore(reuseOutputs(folder, scanned, plan, clock), storePhase(folder, scanned, null, options.store, null));
 
   step('plan');
   options.onPhase?.('linking');
@@ -160,13 +170,21 @@ async function extractOnce(root: string, folder: OutputFolder, options: ExtractO
   const ranked = rankGraph(linked, await core, plan.seed, folder, scanned.previous !== null, step);
   clock.mark('communities');
   options.onPhase?.('writing');
-  await writeOutputs(folder, scanned, plan, linked, ranked, decoded, step);
+  const manifest = await writeOutputs(folder, scanned, plan, linked, ranked, decoded, step);
   clock.mark('write');
+  const store = await storePhase(folder, scanned, linked, options.store, manifest);
+  if (store) step(`store (${store.mode})`);
   const summary = summaryOf(folder, scanned, plan, clock, {
     linkMode: linked.mode, relinked: linked.relinked, failed: Object.keys(linked.failed).length, skipped: linked.skippedCount,
     nodes: linked.doc.nodes.length, links: linked.doc.links.length, communities: ranked.communities.communities.length, lines: linked.lines,
   }, repairs);
-  return checked ? { ...summary, precise: checked } : summary;
+  return { ...summary, ...(checked ? { precise: checked } : {}), ...(store ? { store } : {}) };
+}
+
+/** A summary with the store phase's, run after the outputs (its CPU counted in processCpuMs). */
+async function withStore(summary: ExtractSummary, run: Promise<StoreSummary | undefined>): Promise<ExtractSummary> {
+  const store = await run;
+  return store ? { ...summary, store, processCpuMs: Math.round(cpuNow()) } : summary;
 }
 
 /** Precise mode's pass over the linked graph (the compiler is loaded only for it). */
