@@ -12,7 +12,7 @@ const MAX_QUERY = 100_000;
 
 const input = z.object({
   query: z.string().max(MAX_QUERY).describe('The SQL to critique.'),
-  dialect: z.enum(SQL_DIALECTS).optional().describe('Default: from the syntax (backticks: mysql), else postgres.'),
+  dialect: z.enum(SQL_DIALECTS).optional().describe('Default: guessed from the syntax, else postgres.'),
 });
 // Each finding also has category, title, detail, location, remediation, confidence (spec: AuditReport).
 const finding = z.looseObject({ rule_id: z.string(), severity: z.string(), location: z.string() });
