@@ -94,3 +94,17 @@ test('merge: confirmed links become EXTRACTED, unconfirmed ones at a resolved si
     'x.py#f>y.py#g:calls:INFERRED',
   ]);
 });
+
+test('precise mode names callees as the checker oracle does: new of a class without its own constructor, a call through a value alias', async (t) => {
+  const base = mkdtempSync(join(tmpdir(), 'synaptic-precise-callees-'));
+  t.after(() => rmSync(base, { recursive: true, force: true }));
+  const root = join(base, 'repo');
+  cpSync(fileURLToPath(new URL('../fixtures/precise-callees/', import.meta.url)), root, { recursive: true });
+  await runExtract({ root, outDir: join(base, 'out'), workers: 0, precise: true });
+  const links = graphOf(join(base, 'out')).links.filter((l) => l.source === 'src/use.ts#make' && (l.relation === 'calls' || l.relation === 'instantiates'));
+  const edges = new Set(links.map((l) => `${l.relation} ${l.target} ${l.confidence}`));
+  assert.ok(edges.has('instantiates src/shapes.ts#Derived EXTRACTED'), `new s.Derived() instantiates Derived: ${[...edges].join(', ')}`);
+  assert.ok(![...edges].some((e) => e.includes('Base.constructor')), `not the inherited constructor: ${[...edges].join(', ')}`);
+  assert.ok(edges.has('calls src/shapes.ts#Shape.create EXTRACTED'), `s.shape(2) runs Shape.create: ${[...edges].join(', ')}`);
+  assert.ok(edges.has('calls src/shapes.ts#Derived.twice EXTRACTED'));
+});

@@ -70,25 +70,61 @@ function declName(ts: TypeScript, d: TS.Node): TS.Node | undefined {
 }
 
 /**
- * The declarations a call's callee resolves to: for `new` and `super(...)` the constructor the
- * signature resolves to (else the class); otherwise the named symbol's (aliases followed), else the
- * resolved signature's. The symbol first, because a typed binding (`const f: Handler = () => …`)
- * resolves its signature to the type, not to the function.
+ * A symbol declaration as a definition, as the oracle counts one: an expando member's assignment
+ * (`a.b = function …`), a variable or property only when it holds a function (`const f = () => …`)
+ * or, for a variable, an object literal (`const api = { get() {} }`); otherwise undefined (the
+ * callee is a value such as `const string = ZodString.create`, and its signature says what runs).
  */
-function calleeDeclarations(ts: TypeScript, checker: TS.TypeChecker, node: TS.CallExpression | TS.NewExpression | TS.TaggedTemplateExpression): TS.Node[] {
-  const callee = ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
-  if (ts.isNewExpression(node) || callee.kind === ts.SyntaxKind.SuperKeyword) {
-    const decl = checker.getResolvedSignature(node)?.declaration;
-    if (decl && ts.isConstructorDeclaration(decl)) return [decl];
+function definitionDecl(ts: TypeScript, d: TS.Node): TS.Node | undefined {
+  if (ts.isPropertyAccessExpression(d) && ts.isBinaryExpression(d.parent) && d.parent.left === d) d = d.parent;
+  if (ts.isBinaryExpression(d)) return ts.isArrowFunction(d.right) || ts.isFunctionExpression(d.right) ? d : undefined;
+  if (ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d) || ts.isPropertyAssignment(d)) {
+    const init = d.initializer;
+    if (!init) return undefined;
+    if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return d;
+    return ts.isVariableDeclaration(d) && ts.isObjectLiteralExpression(init) ? d : undefined;
   }
+  return d;
+}
+
+/**
+ * What a call's callee resolves to, in the order the checker oracle (bench/accuracy/oracle.ts) asks:
+ * - the symbol the callee names (aliases followed), its implementation first (an overload set's
+ *   body, a variable or property holding the function) — the symbol before the signature, because a
+ *   typed binding (`const f: Handler = () => …`) resolves its signature to the type;
+ * - `new C()` of a class without a constructor body of its own: the class (an inherited constructor
+ *   is not what the site names);
+ * - else the resolved signature's declaration (`new`/`super(...)`: the constructor; a callee whose
+ *   symbol is not a definition, `const string = ZodString.create`: the function it holds).
+ * `symbol` declarations that `accept` rejects (not graph definitions) fall through to the next step.
+ */
+function calleeDeclaration(ts: TypeScript, checker: TS.TypeChecker, node: TS.CallExpression | TS.NewExpression | TS.TaggedTemplateExpression,
+  accept: (d: TS.Node) => boolean, inRepository: (d: TS.Node) => boolean): { decl: TS.Node | undefined; resolved: boolean } {
+  const callee = ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
+  const isNew = ts.isNewExpression(node);
+  let resolved = false;
   if (callee.kind !== ts.SyntaxKind.SuperKeyword) {
     const nameNode = ts.isPropertyAccessExpression(callee) ? callee.name : ts.isIdentifier(callee) ? callee : undefined;
     let sym = nameNode ? checker.getSymbolAtLocation(nameNode) : undefined;
     if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
-    if (sym?.declarations?.length) return sym.declarations;
+    const decls = sym?.declarations ?? [];
+    if (decls.length) resolved = true;
+    if (isNew) {
+      const cls = decls.find((d) => ts.isClassLike(d));
+      if (cls && ts.isClassLike(cls) && !cls.members.some((m) => ts.isConstructorDeclaration(m) && m.body)) return { decl: cls, resolved };
+    } else if (decls.length) {
+      const withBody = decls.find((d) => (ts.isFunctionLike(d) && 'body' in d && d.body) || ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d)
+        || ts.isPropertyAssignment(d) || ts.isBinaryExpression(d) || (ts.isPropertyAccessExpression(d) && ts.isBinaryExpression(d.parent)));
+      const first = withBody ?? decls[0]!;
+      const d = definitionDecl(ts, first);
+      if (d && accept(d)) return { decl: d, resolved };
+      // A library's function or method: its signature cannot point back into the repository.
+      if (!inRepository(first)) return { decl: undefined, resolved };
+    }
   }
   const decl = checker.getResolvedSignature(node)?.declaration;
-  return decl && !ts.isJSDocSignature(decl) ? [decl] : [];
+  if (decl && !ts.isJSDocSignature(decl)) return { decl, resolved: true };
+  return { decl: undefined, resolved };
 }
 
 /** What the checker found in one file: its resolved sites, and what its result depends on. */
@@ -115,6 +151,9 @@ export function preciseSites(ts: TypeScript, program: TS.Program, root: string, 
 
   /** The graph node of a declaration, or null when it is not in the graph (a library, a .d.ts). */
   const nodeOf = (d: TS.Node): Spanned | null => {
+    // A signature's declaration may be the function value itself: named by what holds it.
+    const p = d.parent;
+    if ((ts.isArrowFunction(d) || ts.isFunctionExpression(d)) && p && (ts.isVariableDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertyAssignment(p) || (ts.isBinaryExpression(p) && p.right === d))) d = p;
     const file = relativeTo(root, d.getSourceFile().fileName);
     if (file === null) return null;
     const name = declName(ts, d);
@@ -124,6 +163,11 @@ export function preciseSites(ts: TypeScript, program: TS.Program, root: string, 
     // The node named there, not merely one holding the declaration (a local inside a function).
     const text = ts.isConstructorDeclaration(d) ? 'constructor' : name.getText(sf);
     return innermost(spans.get(file), pos.line + 1, pos.character, (s) => CALLEE_KINDS.has(s.kind) && s.label === text) ?? null;
+  };
+
+  const inRepository = (d: TS.Node): boolean => {
+    const file = relativeTo(root, d.getSourceFile().fileName);
+    return file !== null && !file.includes('node_modules/');
   };
 
   for (const file of files) {
@@ -138,9 +182,10 @@ export function preciseSites(ts: TypeScript, program: TS.Program, root: string, 
         const start = sf.getLineAndCharacterOfPosition(node.getStart(sf));
         const line = start.line + 1;
         const caller = innermost(fileSpans, line, start.character, (s) => CALLER_KINDS.has(s.kind))?.id ?? fileId;
-        const decls = calleeDeclarations(ts, checker, node);
-        if (decls.length) resolved.add(`${caller}\0${line}`);
-        const target = decls.length ? nodeOf(decls[0]!) : null;
+        let target: Spanned | null = null;
+        const { decl, resolved: known } = calleeDeclaration(ts, checker, node, (d) => (target = nodeOf(d)) !== null, inRepository);
+        if (known) resolved.add(`${caller}\0${line}`);
+        if (decl && !target) target = nodeOf(decl);
         if (target) sites.push({ caller, callee: target.id, relation: calleeRelation(target, ts.isNewExpression(node)), file, line });
       }
       ts.forEachChild(node, visit);
