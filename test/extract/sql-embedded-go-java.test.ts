@@ -77,6 +77,8 @@ test('Java: JDBC and JdbcTemplate; + and String.format of a parameter are inject
     named.query(sql, params, mapper);
     jdbc.queryForList("SELECT id FROM visits LIMIT " + PAGE_SIZE);
     executor.execute(() -> run());
+    String chain = "SELECT id FROM users WHERE a = '" + name + "' AND b = '" + name + "' AND c = '" + name + "' AND d = '" + name + "'";
+    stmt.executeQuery(chain);
   }
 }
 `;
@@ -90,6 +92,7 @@ test('Java: JDBC and JdbcTemplate; + and String.format of a parameter are inject
     'L13 f stmt.executeUpdate r= w=pets c=id',
     'L16 f named.query r=pets w= c=name',
     'L17 f jdbc.queryForList r=visits w= c=',
+    'L20 f stmt.executeQuery r=users w= c=a,b,c,d INJECTION name, name, name, name',
   ]);
   assert.deepEqual(r.marked, ['f: L6 conn.createStatement().executeQuery: name']);
 });
@@ -108,5 +111,62 @@ def a(cur, name, uid):
   const r = await queries('app/q.py', 'python', py);
   assert.deepEqual(r.rows.map((x) => x.replace(/^L(\d+) a cur\.execute r=users w= c=\S*/, 'L$1')), [
     'L3 INJECTION name', 'L4 INJECTION name', 'L5 INJECTION name', 'L6', 'L7', 'L8', 'L9 INJECTION {"name": name}',
+  ]);
+});
+
+test('Go query builders (miniflux, memos): a list filled with constants and placeholders is constant, quoting and placeholder helpers are safe, one spliced element is not', async () => {
+  const go = `package storage
+
+type builder struct{ conds []string; args []any; sort []string; userConds []string }
+
+func New() *builder {
+	return &builder{conds: []string{"e.user_id = $1"}}
+}
+
+func (b *builder) WithStatus(s string) *builder {
+	b.conds = append(b.conds, "e.status = $"+strconv.Itoa(len(b.args)+1))
+	b.conds = append(b.conds, fmt.Sprintf("e.rank > $%d", len(b.args)+1))
+	return b
+}
+
+func (b *builder) SortBy(column string) { b.sort = append(b.sort, pq.QuoteIdentifier(column)+" ASC") }
+func (b *builder) WithTitle(t string) { b.userConds = append(b.userConds, "e.title = '"+t+"'") }
+func (b *builder) where() string { return strings.Join(b.conds, " AND ") }
+func (b *builder) columns(full bool) string {
+	if full {
+		return "e.content"
+	}
+	return "'' AS content"
+}
+
+func (b *builder) sorting() string {
+	var parts string
+	if len(b.sort) > 0 {
+		parts += " ORDER BY " + strings.Join(b.sort, ", ")
+	}
+	return parts
+}
+
+func (b *builder) Count(db *sql.DB) {
+	query := "SELECT " + b.columns(true) + " FROM entries e WHERE " + b.where() + b.sorting()
+	db.QueryRow(query, b.args...)
+	db.Query("SELECT id FROM entries e WHERE " + strings.Join(b.userConds, " AND "))
+}
+
+func Delete(db *sql.DB, ids []int) {
+	where, args := []string{"e.owner = $1"}, []any{1}
+	holders := make([]string, 0, len(ids))
+	for range ids {
+		holders = append(holders, placeholder(len(args)+1))
+	}
+	where, args = append(where, "e.id IN ("+strings.Join(holders, ", ")+")"), append(args, 1)
+	db.ExecContext(ctx, "DELETE FROM entries e WHERE "+strings.Join(where, " AND "), args...)
+}
+`;
+  const r = await queries('storage/builder.go', 'go', go);
+  assert.deepEqual(r.rows, [
+    'L35 Count db.QueryRow r=entries w= c=status',
+    "L36 Count db.Query r=entries w= c= INJECTION \"e.title = '\"+t+\"'\"",
+    'L46 Delete db.ExecContext r= w=entries c=owner',
   ]);
 });

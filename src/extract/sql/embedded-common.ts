@@ -32,7 +32,8 @@ export class SqlText {
   /** The final text: client placeholders (`?`, `%s`, `%(name)s`, `:name`, `@name`, `$0`) as PostgreSQL's `$n`, so it parses; `::type` casts stay. */
   finish(sql: string): string {
     let n = this.spliced.length;
-    return sql.replace(/\$0|%(?:\(\w+\))?s|\?|(?<!:):[A-Za-z_]\w*|(?<![@\w])@[A-Za-z_]\w*/g, () => `$${++n}`);
+    // `"$" + strconv.Itoa(i)`: a placeholder's number made at run time.
+    return sql.replace(/\$\$0/g, () => '$1').replace(/\$0|%(?:\(\w+\))?s|\?|(?<!:):[A-Za-z_]\w*|(?<![@\w])@[A-Za-z_]\w*/g, () => `$${++n}`);
   }
 }
 
@@ -46,9 +47,11 @@ const VERB = /%%|%[-+ #0-9.*]*[a-zA-Z]/g;
  */
 export function printf(format: string, args: (Node | undefined)[], text: SqlText, constant: (n: Node) => string | null): string {
   let i = 0;
-  return format.replace(VERB, (verb) => {
+  return format.replace(VERB, (verb, at: number) => {
     if (verb === '%%') return '%';
     const arg = args[i++];
+    // `$%d`: a placeholder's number (`$1`), whatever the value.
+    if (format[at - 1] === '$' && NUMERIC_VERB.test(verb)) return '1';
     if (!arg) return text.bind();
     const c = constant(arg);
     if (c !== null) return c;
@@ -65,8 +68,8 @@ export function unescape(body: string): string {
 export interface Assignments {
   /** Node types that open a function body (the scope a local lives in). */
   functions: ReadonlySet<string>;
-  /** `{value, append}` for each assignment to `name` under `scope` (`append`: `+=`). */
-  find(scope: Node, name: string): { node: Node; value: Node; append: boolean }[];
+  /** `{value, append}` for each assignment to `name` under `scope` (`append`: `+=`; value null: declared without one, the zero value ""). */
+  find(scope: Node, name: string): { node: Node; value: Node | null; append: boolean }[];
 }
 
 /**
@@ -74,10 +77,10 @@ export interface Assignments {
  * before that point and the `+=` appends after it, else the file's top-level one; null when it is
  * not assigned here (a parameter, another file's name).
  */
-export function valueOf(id: Node, before: number, lang: Assignments): Node[] | null {
+export function valueOf(id: Node, before: number, lang: Assignments): (Node | null)[] | null {
   let fn: Node | null = id.parent;
   while (fn && !lang.functions.has(fn.type)) fn = fn.parent;
-  const pick = (list: { node: Node; value: Node; append: boolean }[]): Node[] | null => {
+  const pick = (list: { node: Node; value: Node | null; append: boolean }[]): (Node | null)[] | null => {
     const prior = list.filter((a) => a.node.endIndex <= before);
     let start = -1;
     for (let i = prior.length - 1; i >= 0; i--) if (!prior[i]!.append) { start = i; break; }
@@ -105,7 +108,8 @@ export interface BuiltQuery {
   bound?: boolean;
 }
 
-const HOLE_NAME = 'synaptic_hole_';
+/** The name a hole is read as where a name goes (never a table or column of the result). */
+export const HOLE_NAME = 'synaptic_hole_';
 
 /** Parses a built query; pushes its fact and marks the enclosing symbol (`sql_injection`, `sql_select_star`). */
 export async function recordQuery(q: BuiltQuery, symbols: SymbolFact[], out: SqlQueryFact[]): Promise<void> {

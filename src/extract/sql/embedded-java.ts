@@ -67,8 +67,8 @@ function literal(n: Node): string {
 
 /** The text `n` evaluates to, non-constants as holes; null when it is not string-valued here. */
 function javaText(n: Node, before: number, text: SqlText, depth: number): string | null {
-  if (depth > 4) return null;
-  const nested = (x: Node): string => javaText(x, before, text, depth + 1) ?? (constantName(x) ? text.bind() : text.hole(x.text));
+  if (depth > 4) return null; // names resolved through names (a + chain of any length is one level)
+  const nested = (x: Node): string => javaText(x, before, text, depth) ?? (constantName(x) ? text.bind() : text.hole(x.text));
   switch (n.type) {
     case 'string_literal': return literal(n);
     case 'decimal_integer_literal': case 'decimal_floating_point_literal': return n.text;
@@ -77,7 +77,7 @@ function javaText(n: Node, before: number, text: SqlText, depth: number): string
       if (n.childForFieldName('operator')?.text !== '+') return null;
       const l = n.childForFieldName('left'); const r = n.childForFieldName('right');
       if (!l || !r) return null;
-      const a = javaText(l, before, text, depth + 1);
+      const a = javaText(l, before, text, depth);
       return a === null ? null : a + nested(r);
     }
     case 'identifier': case 'field_access': {
@@ -87,7 +87,7 @@ function javaText(n: Node, before: number, text: SqlText, depth: number): string
       const values = valueOf(id, before, JAVA);
       if (!values) return null;
       let out = '';
-      for (const v of values) { const t = javaText(v, v.startIndex, text, depth + 1); if (t === null) return null; out += t; }
+      for (const v of values) { const t = v ? javaText(v, v.startIndex, text, depth + 1) : null; if (t === null) return null; out += t; }
       return out;
     }
     case 'method_invocation': {
