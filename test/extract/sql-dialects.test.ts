@@ -170,3 +170,29 @@ test('the override: --sql-dialect (extract / update) sets SYNAPTIC_SQL_DIALECT, 
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('the project dialect reaches a file: processFile (what a worker runs) reads a plain .sql file of a mysql2 project as MySQL', async () => {
+  const { processFile } = await import('../../src/extract/process-file.node.ts');
+  const root = mkdtempSync(join(tmpdir(), 'sql-dialect-project-'));
+  const saved = process.env.SYNAPTIC_SQL_DIALECT;
+  delete process.env.SYNAPTIC_SQL_DIALECT;
+  try {
+    mkdirSync(join(root, 'db'));
+    // No clue in the text: PostgreSQL would read it too, without InnoDB's foreign-key index.
+    writeFileSync(join(root, 'db', 'schema.sql'), 'CREATE TABLE orgs (id int PRIMARY KEY);\nCREATE TABLE users (id int PRIMARY KEY, org_id int, FOREIGN KEY (org_id) REFERENCES orgs (id));\n');
+    const indexes = async () => (await processFile({ path: 'db/schema.sql', abs: join(root, 'db', 'schema.sql'), language: 'sql' })).facts!.symbols.filter((s) => s.kind === 'index').map((s) => s.qname);
+    const other = mkdtempSync(join(tmpdir(), 'sql-dialect-project-pg-'));
+    try {
+      mkdirSync(join(other, 'db'));
+      writeFileSync(join(other, 'db', 'schema.sql'), readFileSync(join(root, 'db', 'schema.sql')));
+      assert.deepEqual((await processFile({ path: 'db/schema.sql', abs: join(other, 'db', 'schema.sql'), language: 'sql' })).facts!.symbols.filter((s) => s.kind === 'index').map((s) => s.qname), [], 'no project dialect: PostgreSQL');
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ dependencies: { mysql2: '^3' } }));
+    assert.deepEqual(await indexes(), ['users_org_id_fk']);
+  } finally {
+    if (saved === undefined) delete process.env.SYNAPTIC_SQL_DIALECT; else process.env.SYNAPTIC_SQL_DIALECT = saved;
+    rmSync(root, { recursive: true, force: true });
+  }
+});
