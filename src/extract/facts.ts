@@ -10,7 +10,7 @@ import type { SqlFacts } from './sql/facts.ts';
 import type { HttpFacts } from './http/facts.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 17;
+export const FACTS_VERSION = 18;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the
@@ -106,9 +106,10 @@ export interface CallFact {
   callee: Expr;
   /**
    * `new X()` / constructor call, `super(...)` call, an ordinary call, or `ref`: a value use of
-   * the named function or class (passed as an argument, assigned, returned, listed), not a call.
+   * the named function or class (passed as an argument, assigned, returned, listed), not a call;
+   * `macro`: a macro invocation (Rust `name!(..)`), linked only to a macro definition (`expands`).
    */
-  form: 'call' | 'new' | 'super' | 'ref';
+  form: 'call' | 'new' | 'super' | 'ref' | 'macro';
 }
 
 /** A local variable / parameter / field binding with what is known of its type. */

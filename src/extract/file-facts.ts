@@ -28,7 +28,11 @@ const KINDS: ReadonlyMap<string, NodeKind> = new Map<string, NodeKind>([
   ['struct', 'struct'], ['interface', 'interface'], ['trait', 'trait'], ['enum', 'enum'], ['type', 'type_alias'],
   ['module', 'module'], ['namespace', 'namespace'], ['package', 'package'], ['constant', 'constant'],
   ['variable', 'variable'], ['field', 'field'],
+  // A macro definition (Rust `macro_rules!`): a function node marked `macro` (see MACRO_EXTRA).
+  ['macro', 'function'],
 ]);
+/** What marks a macro definition's symbol (and node): macro invocations link only to these. */
+const MACRO_EXTRA = { macro: true } as const;
 /** The tags query's work budget: this many progress steps, plus QUERY_BUDGET_PER_NODE per syntax node. */
 const QUERY_BUDGET_FLOOR = 2000;
 const QUERY_BUDGET_PER_NODE = 1 / 8;
@@ -95,6 +99,7 @@ function collect(
 ): FileFacts {
   const spec = specFor(language);
   const rawDefs: { node: Node; nameNode: Node; kind: NodeKind; owner?: string }[] = [];
+  const macroDefs = new Set<number>();
   const items: Item[] = [];
   const seenDef = new Set<number>();
   const ownedBases: { node: Node; owner: Node; rel: string }[] = [];
@@ -115,6 +120,7 @@ function collect(
       if (!kind || !name || seenDef.has(main.node.id)) continue;
       seenDef.add(main.node.id);
       const raw: { node: Node; nameNode: Node; kind: NodeKind; owner?: string } = { node: main.node, nameNode: name, kind };
+      if (main.name === 'definition.macro') macroDefs.add(main.node.id);
       if (owner) {
         const p = spec.typePath(owner);
         if (p) raw.owner = p[p.length - 1]!;
@@ -199,6 +205,7 @@ function collect(
     const doc = spec.doc(def);
     if (doc) sym.doc = doc;
     if (fileIsTest && HEADER_KINDS.has(def.kind) && isTestSymbolName(name)) sym.isTest = true;
+    if (macroDefs.has(def.node.id)) sym.extra = { ...MACRO_EXTRA };
     symbols.push(sym);
   }
 
@@ -253,7 +260,10 @@ function collect(
   const inTypeRef = new Set<number>();
   for (const it of items) {
     const cap = it.cap;
-    if (cap === 'reference.call' || cap === 'reference.new') {
+    if (cap === 'reference.macro') {
+      const e = spec.expr(it.callee ?? it.node, 0);
+      if (e.k === 'id' || e.k === 'mem') calls.push({ scope: enclosing(it.node, false), line: it.node.startPosition.row + 1, callee: e, form: 'macro' });
+    } else if (cap === 'reference.call' || cap === 'reference.new') {
       scope = enclosing(it.node, false);
       const callee = it.callee ?? it.node;
       if (spec.specialCall?.(it.node, callee, sink)) continue;

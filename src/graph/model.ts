@@ -34,6 +34,8 @@ export const RELATIONS = [
   'extends', 'implements', 'references', 'uses', 'tests', 'dynamic_ref', 'mixes_in', 'embeds',
   'depends_on', 'reads_from', 'invokes', 'binds_native', 'calls_service', 'handled_by', 'overrides',
   'instantiates', 'emits', 'listens', 'writes_to', 'indexes', 'secured_by',
+  // A macro invocation -> the macro definition (Rust `name!` -> `macro_rules! name`).
+  'expands',
 ] as const;
 export type Relation = (typeof RELATIONS)[number] | (string & {});
 export const OTHER_RELATION_ID = 31;

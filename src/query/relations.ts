@@ -3,13 +3,14 @@ import { relationMask } from '../graph/model.ts';
 /** Incoming call-like edges: "who calls / uses X". */
 export const CALL_RELATIONS = [
   'calls', 'references', 'uses', 'instantiates', 'invokes', 'binds_native', 'calls_service', 'handled_by', 'dynamic_ref',
+  'expands',
 ] as const;
 
 /** The structural-impact set `affected` walks backward by default (spec: affected). */
 export const IMPACT_RELATIONS = [
   'calls', 'references', 'imports', 'imports_from', 're_exports', 'inherits', 'extends', 'implements', 'uses',
   'mixes_in', 'embeds', 'depends_on', 'reads_from', 'invokes', 'binds_native', 'calls_service', 'handled_by',
-  'dynamic_ref',
+  'dynamic_ref', 'expands',
 ] as const;
 
 /** Ownership edges, excluded from find_references. */

@@ -17,3 +17,31 @@ test('Rust: structs, traits, impl methods, use paths, self and associated calls'
   for (const e of ['src/store.rs#Store.add -> src/store.rs#Store.check', 'src/main.rs#main -> src/store.rs#Store.new', 'src/main.rs#main -> src/store.rs#Store.add'])
     assert.ok(calls.includes(e), e);
 });
+
+test('Rust macros: an invocation expands a macro_rules! definition, never calls a same-named fn', async () => {
+  const g = await linkSources({
+    'src/lib.rs': 'mod util;\n\nmacro_rules! my_mac { () => {} }\n\npub fn run() {\n    let s = format!("x");\n    println!("{}", s);\n    my_mac!();\n    util::shout!();\n}\nfn my_fn() { my_mac(); }\n#[cfg(test)]\nmod tests { fn format() {} fn println() {} fn my_mac() {} }\n',
+    'src/util.rs': '#[macro_export]\nmacro_rules! shout { () => {} }\npub fn helper() { shout!(); }\n',
+    'other/src/lib.rs': 'macro_rules! shout { () => {} }\n',
+  });
+  const node = (id: string) => g.nodes.find((n) => n.id === id);
+  assert.equal(node('src/lib.rs#my_mac')?.macro, true);
+  assert.equal(node('src/lib.rs#run')?.macro, undefined);
+  // No call edge from a macro invocation; the test's `fn format()` has no caller.
+  assert.deepEqual(g.edges('calls').filter((e) => e.startsWith('src/lib.rs#run')), []);
+  assert.ok(!g.links.some((l) => l.relation !== 'contains' && (l.target === 'src/lib.rs#tests.format' || l.target === 'src/lib.rs#tests.println')));
+  assert.deepEqual(g.edges('expands').sort(), ['src/lib.rs#run -> src/lib.rs#my_mac', 'src/util.rs#helper -> src/util.rs#shout']);
+  assert.equal(g.confidence('src/lib.rs#run', 'src/lib.rs#my_mac', 'expands'), 'EXTRACTED');
+  // A plain call `my_mac()` is a function's (the test module's), never the macro's.
+  assert.ok(!g.edges('calls').includes('src/lib.rs#my_fn -> src/lib.rs#my_mac'));
+});
+
+test('Rust macros: defined in another file of the crate (#[macro_export]) is INFERRED, another crate\'s or an external one links nowhere', async () => {
+  const g = await linkSources({
+    'src/macros.rs': '#[macro_export]\nmacro_rules! shout { () => {} }\n',
+    'src/lib.rs': '#[macro_use]\nmod macros;\npub fn run() { shout!(); vec![1]; }\n',
+    'other/src/lib.rs': 'macro_rules! shout { () => {} }\nmacro_rules! vec { () => {} }\nfn f() { shout!(); }\n',
+  });
+  assert.deepEqual(g.edges('expands').sort(), ['other/src/lib.rs#f -> other/src/lib.rs#shout', 'src/lib.rs#run -> src/macros.rs#shout']);
+  assert.equal(g.confidence('src/lib.rs#run', 'src/macros.rs#shout', 'expands'), 'INFERRED');
+});

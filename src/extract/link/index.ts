@@ -8,6 +8,7 @@ import type { Confidence, GraphLink, GraphNode, HazardSite, NodeKey } from '../.
 import type { CallFact, FileFacts } from '../facts.ts';
 import type { ProjectContext } from '../project-context.ts';
 import { languageFamily, Resolver, type GuessData, type Resolved } from './resolver.ts';
+import { resolveMacro } from './macros.ts';
 import { linkSql } from './sql.ts';
 import { linkHttp } from './http.ts';
 
@@ -226,6 +227,11 @@ export class Linker {
         // A function or class used as a value: a dependent of it, never a guess by name.
         const v = R.referenced(fi, c.scope, c.callee);
         if (v && v.v.t === 'sym' && (R.isCallable(v.v.f, v.v.i) || R.isTypeLike(v.v.f, v.v.i))) add(caller, idOf(v.v.f, v.v.i), 'references', v.inf ? 'INFERRED' : 'EXTRACTED', path, c.line);
+        continue;
+      }
+      if (c.form === 'macro') {
+        const m = resolveMacro(R, fi, c);
+        for (const [tf, ti] of m?.targets ?? []) add(caller, idOf(tf, ti), 'expands', m!.conf, path, c.line, m!.conf === 'AMBIGUOUS' ? SCORE.AMBIGUOUS / m!.targets.length : undefined);
         continue;
       }
       const targets = resolveCall(R, fi, c);

@@ -417,7 +417,8 @@ export abstract class ResolverIndex {
   }
 
   isCallable(f: number, i: number): boolean {
-    return CALLABLE.has(this.sym(f, i).kind);
+    const s = this.sym(f, i);
+    return CALLABLE.has(s.kind) && s.extra?.macro !== true; // (a macro is invoked, never called)
   }
 
   isTypeLike(f: number, i: number): boolean {

@@ -14,10 +14,11 @@
   (#capture-grandparent-field? @definition.method owner type))
 (function_item name: (identifier) @name) @definition.function
 (function_signature_item name: (identifier) @name) @definition.method
-(macro_definition name: (identifier) @name) @definition.function
+; `macro_rules!`: a function node marked `macro` (the namespace invocations resolve in, never calls').
+(macro_definition name: (identifier) @name) @definition.macro
 
 (call_expression function: (_) @callee) @reference.call
-(macro_invocation macro: (_) @callee) @reference.call
+(macro_invocation macro: (_) @callee) @reference.macro
 (type_identifier) @reference.type
 (impl_item trait: (_) @reference.implements type: (_) @owner)
 
