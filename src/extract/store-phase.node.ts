@@ -31,6 +31,8 @@ export interface StoreSummary {
   communities?: number;
   generation?: number;
   ms: number;
+  /** CPU milliseconds of this process's threads for the phase (module loading included). */
+  cpuMs?: number;
   /** Why the whole shard was written again, or why it failed. */
   reason?: string;
 }
@@ -43,8 +45,13 @@ export function graphKeyOf(manifest: Pick<Manifest, 'extractor_version' | 'input
 /** Write, update, check or remove the shard of `folder` (`linked`: this run's graph; null: the outputs were reused). */
 export async function storePhase(folder: OutputFolder, scanned: Scan, linked: Linked | null, mode: StoreMode = 'keep', current: Manifest | null): Promise<StoreSummary | undefined> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const path = folder.shard;
   const ms = () => Math.round(performance.now() - started);
+  const cpuMs = () => {
+    const used = process.cpuUsage(cpu);
+    return Math.round((used.user + used.system) / 1000);
+  };
   const exists = existsSync(path);
   if (mode === 'off') {
     if (!exists) return undefined;
@@ -75,14 +82,14 @@ export async function storePhase(folder: OutputFolder, scanned: Scan, linked: Li
       const doc = JSON.parse(readFileSync(folder.graphJson, 'utf8')) as GraphDocument;
       const reason = exists ? 'the shard held another graph (or could not be read)' : 'no shard';
       const done = exists ? updateShard(path, doc, info(doc, scanned, graphKey), null) : writeShard(path, doc, info(doc, scanned, graphKey));
-      return { path, mode: done.mode, generation: done.generation, ms: ms(), reason };
+      return { path, mode: done.mode, generation: done.generation, ms: ms(), cpuMs: cpuMs(), reason };
     }
     const { doc, reuse } = linked;
     const shardInfo = info(doc, scanned, graphKey);
     const done = exists
       ? updateShard(path, doc, shardInfo, reuse && scanned.previous ? { ...reuse, previousKey: graphKeyOf(scanned.previous) } : null)
       : writeShard(path, doc, shardInfo);
-    return { path, mode: done.mode, files: done.files, communities: done.communities, generation: done.generation, ms: ms(), ...(done.reason ? { reason: done.reason } : {}) };
+    return { path, mode: done.mode, files: done.files, communities: done.communities, generation: done.generation, ms: ms(), cpuMs: cpuMs(), ...(done.reason ? { reason: done.reason } : {}) };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     // A newer synaptic's shard is left as it is (this one cannot read it); any other that could not be
