@@ -50,6 +50,7 @@ test('workspace build extracts every member, writes the global manifest and stat
       const graph = json(join(m.out_dir, 'graph.json'));
       assert.equal(graph.nodes.length, m.nodes, `${m.tag}: manifest counts are its graph's`);
       assert.ok(m.nodes > 0);
+      assert.deepEqual([m.shard, m.shard_generation, existsSync(m.shard)], [join(m.out_dir, 'graph.shard'), 1, true], `${m.tag}: its shard is written and recorded`);
     }
     const state = json(join(out, 'workspace-state.json'));
     assert.deepEqual(Object.keys(state.repos), ['svc', 'c', 'tools']);
@@ -78,6 +79,8 @@ test('workspace build extracts every member, writes the global manifest and stat
     assert.equal(after.repos.svc.extracted_at, state.repos.svc.extracted_at, 'an unchanged member keeps its extraction time');
     assert.ok(readFileSync(join(ws.root, 'repos/c/synaptic-out/graph.json'), 'utf8').includes('added_later'), 'the changed member graph has the new function');
     assert.equal(json(join(out, 'global-manifest.json')).members[0].nodes, manifest.members[0].nodes, 'an unchanged member keeps its counts');
+    // The changed member's shard was updated (generation 2), the unchanged one's kept; the re-extracted one's written anew.
+    assert.deepEqual(json(join(out, 'global-manifest.json')).members.map((m: any) => m.shard_generation), [1, 2, 1]);
   } finally {
     ws.cleanup();
   }
