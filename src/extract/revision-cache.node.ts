@@ -1,11 +1,13 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { forgetDiffIndex } from '../graph/graph-diff.ts';
 import { parseGraphBytes } from '../graph/load.node.ts';
 import { parseManifest, stringifyManifest } from '../graph/manifest.ts';
 import type { GraphDocument } from '../graph/model.ts';
 import { outputPaths } from './git-changes.node.ts';
 import { LOCK_FILE } from './out/lock.node.ts';
 import { runExtract, type ExtractSummary } from './pipeline.node.ts';
+import { forgetGraph, recallGraph, rememberGraph, type TreeOutputs } from './revision-memory.node.ts';
 import { withWorktree, type Repo, type SharedWorktree } from './worktree.node.ts';
 
 /**
@@ -26,6 +28,8 @@ export interface RevisionGraph {
   doc: GraphDocument;
   /** cached: read from the cache; update: built from `from`; full: extracted from scratch. */
   how: 'cached' | 'update' | 'full';
+  /** A cached graph this process still held (not read again), or an update of the kept worktree's outputs in place. */
+  kept?: true;
   /** The neighbour an update started from (a SHA, or 'served outputs'). */
   from?: string;
   /** Files that differ between the neighbour and this commit. */
@@ -48,6 +52,8 @@ export interface RevisionCacheOptions {
   workers?: number;
   /** A worktree shared by the builds of one call (checked out from commit to commit); default: one per build. */
   tree?: SharedWorktree;
+  /** With `tree`: the outputs of its last build, kept between calls (revision-memory.node.ts); builds happen there. */
+  outputs?: TreeOutputs;
 }
 
 function readGraph(dir: string): GraphDocument {
@@ -181,12 +187,15 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
   if (existsSync(join(hit, 'graph.json'))) {
     const now = new Date();
     utimesSync(hit, now, now);
-    const doc = readGraph(hit);
-    clock.mark('read');
-    return { sha, doc, how: 'cached', ms: performance.now() - started, steps: clock.steps };
+    const held = recallGraph(hit);
+    const doc = held ?? readGraph(hit);
+    if (!held) rememberGraph(hit, doc);
+    clock.mark(held ? 'memory' : 'read');
+    options.outputs?.holding.add(doc);
+    return { sha, doc, how: 'cached', ...(held ? { kept: true as const } : {}), ms: performance.now() - started, steps: clock.steps };
   }
   // The nearest neighbour by files that differ: a cached commit, or the served outputs (the working tree).
-  let best: { dir: string; label: string; distance: number } | undefined;
+  let best: { dir: string; label: string; distance: number; inPlace?: true } | undefined;
   for (const other of cachedShas(cacheDir)) {
     const distance = filesBetween(repo, other, sha);
     if (!best || distance < best.distance) best = { dir: join(cacheDir, other), label: other, distance };
@@ -194,6 +203,12 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
   if (existsSync(join(options.outDir, '.manifest.json'))) {
     const distance = filesBetween(repo, sha, undefined);
     if (!best || distance < best.distance) best = { dir: options.outDir, label: 'served outputs', distance };
+  }
+  // The kept worktree's last build, at no more files than the nearest: updated in place.
+  const kept = options.tree ? options.outputs : undefined;
+  if (kept?.sha && existsSync(join(kept.dir, '.manifest.json'))) {
+    const distance = kept.sha === best?.label ? best.distance : filesBetween(repo, kept.sha, sha);
+    if (!best || distance <= best.distance) best = { dir: kept.dir, label: kept.sha, distance, inPlace: true };
   }
   clock.mark('neighbour');
   mkdirSync(cacheDir, { recursive: true });
@@ -210,9 +225,12 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
     evict(cacheDir);
     clock.mark('copy');
     const doc = readGraph(hit);
+    rememberGraph(hit, doc);
+    options.outputs?.holding.add(doc);
     clock.mark('read');
     return { sha, doc, how: 'update', from: best.label, distance: 0, parsed: 0, reused: 0, ms: performance.now() - started, steps: clock.steps };
   }
+  if (kept && options.tree) return buildInTree(repo, sha, options.tree, kept, best, { hit, building, cacheDir, workers: options.workers, started, clock });
   let summary: ExtractSummary;
   const build = async (dir: string): Promise<ExtractSummary> => {
     clock.mark('checkout');
@@ -237,9 +255,78 @@ export async function revisionGraph(repo: Repo, sha: string, options: RevisionCa
   evict(cacheDir);
   clock.mark('cleanup');
   const doc = readGraph(hit);
+  rememberGraph(hit, doc);
   clock.mark('read');
   const counts = { parsed: summary.parsed, reused: summary.reused, ms: performance.now() - started, phases: summary.timingsMs, linkMode: summary.linkMode, steps: clock.steps };
   return best ? { sha, doc, how: 'update', from: best.label, distance: best.distance, ...counts } : { sha, doc, how: 'full', ...counts };
+}
+
+interface BuildPlace {
+  hit: string;
+  building: string;
+  cacheDir: string;
+  workers: number | undefined;
+  started: number;
+  clock: ReturnType<typeof stepClock>;
+}
+
+/**
+ * Builds `sha` in the kept worktree's outputs (revision-memory.node.ts): in place when they are the
+ * nearest neighbour (the checkout rewrites only the files that differ, the rest keep the stat those
+ * outputs recorded, and the update reads the unchanged state from memory), else after seeding them
+ * from the nearest neighbour; then copies them into the cache. The graph comes from memory too.
+ */
+async function buildInTree(repo: Repo, sha: string, tree: SharedWorktree, out: TreeOutputs, best: { dir: string; label: string; distance: number; inPlace?: true } | undefined, place: BuildPlace): Promise<RevisionGraph> {
+  const { clock, hit, building } = place;
+  const graphCbor = join(out.dir, 'graph.cbor');
+  if (best?.inPlace) {
+    // The update takes the previous graph over and changes it: not a graph this call still holds
+    // (then it is decoded from disk), nor one a later call would recall.
+    const previous = out.kept.read<GraphDocument | null>(graphCbor, () => null);
+    if (previous && out.holding.has(previous)) out.kept.take(graphCbor, () => null);
+    else if (previous) {
+      forgetGraph(previous);
+      forgetDiffIndex(previous);
+    }
+  } else {
+    out.kept.clear();
+    rmSync(out.dir, { recursive: true, force: true });
+    if (best) seedFrom(best.dir, out.dir);
+  }
+  out.sha = undefined;
+  clock.mark('seed');
+  let summary: ExtractSummary;
+  try {
+    const dir = tree.at(sha);
+    clock.mark('checkout');
+    if (best && !best.inPlace) carryStamps(repo, best, sha, out.dir, dir);
+    clock.mark('stamps');
+    summary = await runExtract({ root: dir, outDir: out.dir, incremental: best !== undefined, kept: out.kept, ...(place.workers !== undefined ? { workers: place.workers } : {}) });
+    clock.mark('extract');
+    out.sha = sha;
+    try {
+      seedFrom(out.dir, building);
+      // Another call may have built it meanwhile: theirs is as good as ours.
+      if (!existsSync(join(hit, 'graph.json'))) {
+        rmSync(hit, { recursive: true, force: true });
+        renameSync(building, hit);
+      }
+    } finally {
+      rmSync(building, { recursive: true, force: true });
+    }
+  } catch (err) {
+    out.kept.clear();
+    throw err;
+  }
+  evict(place.cacheDir);
+  clock.mark('copy');
+  const doc = out.kept.read<GraphDocument | null>(graphCbor, () => null) ?? readGraph(hit);
+  rememberGraph(hit, doc);
+  out.holding.add(doc);
+  clock.mark('read');
+  const counts = { parsed: summary.parsed, reused: summary.reused, ms: performance.now() - place.started, phases: summary.timingsMs, linkMode: summary.linkMode, steps: clock.steps };
+  if (!best) return { sha, doc, how: 'full', ...counts };
+  return { sha, doc, how: 'update', from: best.label, distance: best.distance, ...(best.inPlace ? { kept: true as const } : {}), ...counts };
 }
 
 /**

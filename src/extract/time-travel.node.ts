@@ -1,7 +1,8 @@
 import type { Core } from '../core/index.ts';
 import { diffGraphs, type GraphDiff } from '../graph/graph-diff.ts';
-import { revisionGraph, workingTreeGraph, type RevisionGraph } from './revision-cache.node.ts';
-import { openRepo, resolveCommit, sweepWorktrees, withSharedWorktree, type Repo } from './worktree.node.ts';
+import { revisionGraph, revisionsDir, workingTreeGraph, type RevisionGraph } from './revision-cache.node.ts';
+import { withRevisionTree } from './revision-memory.node.ts';
+import { openRepo, resolveCommit, sweepWorktrees, type Repo } from './worktree.node.ts';
 
 /**
  * time_travel_diff's engine: resolve both revisions, get each one's graph (cached per SHA, built in
@@ -27,11 +28,15 @@ export interface TimeTravelResult {
   diff: GraphDiff;
   /** Commits from rev1 to rev2 (to HEAD for the working tree). */
   commits: number;
+  /** Wall ms of the call's steps (resolve, graphs, history, diff), for benchmarks. */
+  steps: Record<string, number>;
 }
 
 /** How one side's graph was obtained, for the summary line. */
 export interface BuildNote {
   how: RevisionGraph['how'];
+  /** Held in memory (cached), or an update in place of the kept worktree's outputs. */
+  kept?: true;
   from?: string;
   /** Files the build parsed. */
   parsed?: number;
@@ -41,7 +46,7 @@ export interface BuildNote {
 }
 
 function note(g: RevisionGraph): BuildNote {
-  return { how: g.how, ...(g.from ? { from: g.from } : {}), ...(g.parsed !== undefined ? { parsed: g.parsed } : {}), ms: Math.round(g.ms), ...(g.steps ? { steps: g.steps } : {}) };
+  return { how: g.how, ...(g.kept ? { kept: true } : {}), ...(g.from ? { from: g.from } : {}), ...(g.parsed !== undefined ? { parsed: g.parsed } : {}), ms: Math.round(g.ms), ...(g.steps ? { steps: g.steps } : {}) };
 }
 
 /** Commits in `range` and, per file, how many of them touched it. */
@@ -57,25 +62,37 @@ function history(repo: Repo, from: string, to: string): { commits: number; perFi
 }
 
 export async function timeTravel(options: TimeTravelOptions): Promise<TimeTravelResult> {
+  const steps: Record<string, number> = {};
+  let last = performance.now();
+  const mark = (step: string) => {
+    const now = performance.now();
+    steps[step] = Math.round(now - last);
+    last = now;
+  };
   const repo = openRepo(options.dir);
   // A worktree a killed run left is removed even when every graph asked for is cached.
   sweepWorktrees(repo);
   const sha1 = resolveCommit(repo, options.rev1);
   const sha2 = options.rev2 === undefined ? undefined : resolveCommit(repo, options.rev2);
-  // Both revisions share one worktree (added only if one must be built): the second build checks
-  // its commit out in place, so only the files that differ are written and the rest keep their stat.
-  const [before, second] = await withSharedWorktree(repo, async (tree) => {
-    const cache = { outDir: options.outDir, tree, ...(options.workers !== undefined ? { workers: options.workers } : {}) };
+  mark('resolve');
+  // Both revisions share one worktree (added only if one must be built, or the one the last call
+  // kept): a build checks its commit out in place, so only the files that differ are written and
+  // the rest keep their stat (revision-memory.node.ts).
+  const [before, second] = await withRevisionTree(repo, revisionsDir(options.outDir), async (tree, outputs) => {
+    const cache = { outDir: options.outDir, tree, ...(outputs ? { outputs } : {}), ...(options.workers !== undefined ? { workers: options.workers } : {}) };
     const first = await revisionGraph(repo, sha1, cache);
     return [first, sha2 === undefined ? await workingTreeGraph(repo, cache) : await revisionGraph(repo, sha2, cache)] as const;
   });
-  const after = second.doc;
-  const build2 = note(second);
+  mark('graphs');
   const { commits, perFile } = history(repo, sha1, sha2 ?? 'HEAD');
+  mark('history');
+  const diff = diffGraphs(options.core, before.doc, second.doc, perFile);
+  mark('diff');
   return {
     rev1: { rev: options.rev1, sha: sha1, build: note(before) },
-    rev2: { rev: options.rev2 ?? 'working tree', ...(sha2 ? { sha: sha2 } : {}), build: build2 },
-    diff: diffGraphs(options.core, before.doc, after, perFile),
+    rev2: { rev: options.rev2 ?? 'working tree', ...(sha2 ? { sha: sha2 } : {}), build: note(second) },
+    diff,
     commits,
+    steps,
   };
 }

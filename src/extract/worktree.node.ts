@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { gitOutcomesIn, type GitOutcomeRunner } from './git.node.ts';
 
 /**
@@ -82,6 +82,25 @@ function cleanUpAll(): void {
   for (const [dir, r] of [...open]) removeWorktree(r, dir);
   for (const dir of discarding.keys()) rmSync(dir, { recursive: true, force: true });
   discarding.clear();
+  for (const p of parked) dropParked(p);
+  for (const dir of alsoRemove) rmSync(dir, { recursive: true, force: true });
+  alsoRemove.clear();
+}
+
+/** Guards on while we hold anything to clean up. */
+function guardNow(): void {
+  guardSignals(open.size + parked.size + alsoRemove.size > 0);
+}
+
+/** Other folders deleted with the worktrees at exit or on a signal (time_travel_diff's kept outputs); returns the undo. */
+const alsoRemove = new Set<string>();
+export function removeAtExit(dir: string): () => void {
+  alsoRemove.add(dir);
+  guardNow();
+  return () => {
+    alsoRemove.delete(dir);
+    guardNow();
+  };
 }
 
 /** While worktrees are open, SIGINT/SIGTERM/SIGHUP clean up first and then end the process as the signal would. */
@@ -92,6 +111,10 @@ function onSignal(signal: NodeJS.Signals): void {
   process.kill(process.pid, signal);
 }
 function guardSignals(on: boolean): void {
+  if (on && !exitHooked) {
+    exitHooked = true;
+    process.on('exit', cleanUpAll);
+  }
   for (const s of SIGNALS) {
     process.removeListener(s, onSignal);
     if (on) process.on(s, onSignal);
@@ -185,6 +208,91 @@ export async function withWorktree<T>(repo: Repo, sha: string, fn: (dir: string)
 export interface SharedWorktree {
   /** The worktree's folder with `sha` checked out: added on first use, a checkout of the files that differ after. */
   at(sha: string): string;
+  /** The commit checked out now (undefined before the first at() and after a failed checkout). */
+  current(): string | undefined;
+}
+
+/**
+ * A worktree kept between calls (time_travel_diff's neighbour): its files stay in the temp dir,
+ * unregistered (`git worktree list` shows nothing, no .git link), with a copy of its index (so git
+ * still knows their stat); {@link withSharedWorktree} registers it again and checks out only the
+ * files that differ. Deleted at exit, by {@link dropParked}, or by a later run's sweep (our pid in the name).
+ */
+export interface ParkedTree {
+  root: string;
+  dir: string;
+  index: string;
+  sha: string;
+}
+
+const parked = new Set<ParkedTree>();
+
+/** Deletes a parked worktree's files (in the background unless `sync`). */
+export function dropParked(p: ParkedTree, sync = true): void {
+  if (!parked.delete(p)) return;
+  guardNow();
+  rmSync(p.index, { force: true });
+  if (sync) rmSync(p.dir, { recursive: true, force: true });
+  else {
+    const done = rm(p.dir, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined).finally(() => discarding.delete(p.dir));
+    discarding.set(p.dir, done);
+  }
+}
+
+/** The worktree's own git folder (.git/worktrees/<name>), from its .git link. */
+function gitdirOf(dir: string): string {
+  const link = /^gitdir: (.+)$/m.exec(readFileSync(join(dir, '.git'), 'utf8'));
+  if (!link) throw new RepoError(`${dir}/.git is not a worktree link`);
+  return resolve(dir, link[1]!.trim());
+}
+
+/** Unregisters a worktree but keeps its files and a copy of its index (see {@link ParkedTree}). */
+function parkWorktree(repo: Repo, dir: string, sha: string): ParkedTree {
+  const into = `${dir}-parked`;
+  const index = `${into}.index`;
+  copyFileSync(join(gitdirOf(dir), 'index'), index);
+  renameSync(dir, into);
+  open.delete(dir);
+  const p: ParkedTree = { root: repo.root, dir: into, index, sha };
+  parked.add(p);
+  try {
+    unlinkSync(join(into, '.git'));
+  } finally {
+    repo.git(['worktree', 'prune']);
+  }
+  return p;
+}
+
+/**
+ * Registers a parked worktree again at a fresh folder name: a worktree of its commit is added
+ * without a checkout, its .git link and the kept index move to the parked files, which are then
+ * renamed to that folder. Returns the folder; throws (the parked files dropped) when git refuses.
+ */
+function unparkWorktree(repo: Repo, p: ParkedTree, dir: string): void {
+  parked.delete(p);
+  try {
+    const added = repo.git(['worktree', 'add', '--no-checkout', '--detach', '--force', dir, p.sha], { timeoutMs: 60_000 });
+    if (!added.ok) throw failed('into a worktree', p.sha, added);
+    copyFileSync(p.index, join(gitdirOf(dir), 'index'));
+    renameSync(join(dir, '.git'), join(p.dir, '.git'));
+    rmdirSync(dir);
+    renameSync(p.dir, dir);
+  } catch (err) {
+    parked.add(p);
+    dropParked(p);
+    throw err;
+  } finally {
+    rmSync(p.index, { force: true });
+  }
+}
+
+export interface ShareOptions {
+  /** A worktree a previous call parked: used (if of this repository) instead of a fresh checkout. */
+  parked?: ParkedTree;
+  /** Asked after `fn`: the commit to park the worktree at (it is kept for a later call), or undefined to discard it. */
+  park?: (current: string | undefined) => string | undefined;
+  /** Gets the parked worktree (the one passed in, when this call never needed a checkout). */
+  onParked?: (p: ParkedTree) => void;
 }
 
 function failed(what: string, sha: string, r: { timedOut: boolean; stderr: string; status: number | null }): RepoError {
@@ -197,20 +305,33 @@ function failed(what: string, sha: string, r: { timedOut: boolean; stderr: strin
  * differ, and the others keep their stat, so an update there reuses them). Removed afterwards on
  * every exit path; nothing is added when `fn` never asks for a commit.
  */
-export async function withSharedWorktree<T>(repo: Repo, fn: (tree: SharedWorktree) => Promise<T>): Promise<T> {
+export async function withSharedWorktree<T>(repo: Repo, fn: (tree: SharedWorktree) => Promise<T>, options: ShareOptions = {}): Promise<T> {
   let dir: string | undefined;
   let current: string | undefined;
+  let reuse = options.parked && options.parked.root === repo.root && parked.has(options.parked) ? options.parked : undefined;
   const tree: SharedWorktree = {
+    current: () => current,
     at(sha) {
-      if (dir === undefined) {
-        sweepWorktrees(repo);
-        if (!exitHooked) {
-          exitHooked = true;
-          process.on('exit', cleanUpAll);
-        }
+      if (dir === undefined && reuse) {
+        const p = reuse;
+        reuse = undefined;
         dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
         open.set(dir, repo);
-        if (open.size === 1) guardSignals(true);
+        guardNow();
+        try {
+          unparkWorktree(repo, p, dir);
+          current = p.sha;
+        } catch {
+          // the parked files are gone: a fresh checkout below
+          removeWorktree(repo, dir);
+          dir = undefined;
+        }
+      }
+      if (dir === undefined) {
+        sweepWorktrees(repo);
+        dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
+        open.set(dir, repo);
+        guardNow();
         const added = repo.git(['worktree', 'add', '--detach', '--force', dir, sha], { timeoutMs: 300_000 });
         if (!added.ok) throw failed('into a worktree', sha, added);
       } else if (current !== sha) {
@@ -226,8 +347,18 @@ export async function withSharedWorktree<T>(repo: Repo, fn: (tree: SharedWorktre
     return await fn(tree);
   } finally {
     if (dir !== undefined) {
-      discardWorktree(repo, dir);
-      if (!open.size) guardSignals(false);
-    }
+      const at = options.park?.(current);
+      let kept: ParkedTree | undefined;
+      if (at !== undefined && at === current) {
+        try {
+          kept = parkWorktree(repo, dir, at);
+        } catch {
+          // not parkable (index missing): discarded as usual (a half-parked folder goes at exit)
+        }
+      }
+      if (kept) options.onParked?.(kept);
+      else if (open.has(dir)) discardWorktree(repo, dir);
+      guardNow();
+    } else if (reuse) options.onParked?.(reuse);
   }
 }

@@ -78,7 +78,25 @@ interface Side {
   deps: Map<string, FileDependency>;
 }
 
+/**
+ * Each graph's indexes, made once per document: time_travel_diff keeps the graphs of recent
+ * revisions in memory (revision-memory.node.ts), so a call next to the last one indexes only the
+ * side that is new. A caller that changes a document it diffed before calls {@link forgetDiffIndex}.
+ */
+const sides = new WeakMap<GraphDocument, Side>();
+
+/** Drops the indexes of `doc` (it is about to be changed in place). */
+export function forgetDiffIndex(doc: GraphDocument): void {
+  sides.delete(doc);
+}
+
 function side(doc: GraphDocument): Side {
+  let s = sides.get(doc);
+  if (!s) sides.set(doc, (s = indexSide(doc)));
+  return s;
+}
+
+function indexSide(doc: GraphDocument): Side {
   const nodes = new Map<string, GraphNode>();
   for (const n of doc.nodes) nodes.set(n.id, n);
   const edges = new Map<string, number>();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -148,4 +148,34 @@ test('bad input: a shallow clone, a repository with no commits, a folder that is
     }
   }));
   assert.deepEqual(ours(), []);
+});
+
+test('between calls the last build\'s worktree is kept unregistered; it and its outputs are deleted when the server ends', async () => {
+  const tmp = join(fx.dir, 'server-tmp');
+  mkdirSync(tmp);
+  const s = await connectSdk(fx.graph, { ...fx.env, TMPDIR: tmp });
+  const revisions = join(fx.repo, 'synaptic-out/.revisions');
+  const head1 = git(fx.repo, 'rev-parse', 'HEAD~1').trim();
+  // The other server of this file keeps outputs there too: this one's are the new name.
+  const trees = () => readdirSync(revisions).filter((n) => n.startsWith('.tree-'));
+  const others = new Set(trees());
+  const mine = () => trees().filter((n) => !others.has(n));
+  try {
+    rmSync(join(revisions, head1), { recursive: true, force: true });
+    const r = await call({ rev1: 'HEAD~2', rev2: 'HEAD~1' }, s);
+    assert.match(r.text, /Graphs: HEAD~2 cached; HEAD~1 updated from/);
+    assert.equal(worktrees(fx.repo).length, 1, 'nothing registered between calls');
+    assert.equal(readdirSync(tmp).filter((n) => /^synaptic-wt-\d+-.*-parked$/.test(n)).length, 1, `kept: ${readdirSync(tmp).join(', ')}`);
+    assert.equal(mine().length, 1, 'the last build\'s outputs are kept');
+    rmSync(join(revisions, head1), { recursive: true, force: true });
+    const again = await call({ rev1: 'HEAD~2', rev2: 'HEAD~1' }, s);
+    assert.match(again.text, /Graphs: HEAD~2 cached; HEAD~1 updated from [0-9a-f]{12} \(0 files parsed\)/, 'the kept outputs are that commit\'s: nothing to parse');
+  } finally {
+    await s.close();
+  }
+  // (the temp dir also holds what tsx caches there when the CLI runs from src/)
+  const wt = () => readdirSync(tmp).filter((n) => n.startsWith('synaptic-wt-'));
+  for (let i = 0; i < 50 && (wt().length || mine().length); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(wt(), [], 'the parked worktree and its index copy are deleted at exit');
+  assert.deepEqual(mine(), [], 'the kept outputs are deleted at exit');
 });
