@@ -9,7 +9,7 @@
 // A lost message, a wrong-project delivery or a double claim fails the bench (it is a bug, not a time);
 // the wake p99 targets (<= 50 ms PostgreSQL, <= 100 ms SQLite) are reported, not asserted.
 // Run: `node --import tsx bench/mesh-reliability.bench.ts` (needs `npm run build`: the servers are
-// dist/cli/main.js). BENCH_QUICK=1: 4 agents, 500 messages, 2 kills (about 5-15 s per backend).
+// dist/cli/main.js). BENCH_QUICK=1: 4 agents, 300 messages, 2 kills at a 1 s pace, 30 wake samples (62 s for both, most of it starting 5 servers per backend and the cluster, on the shared 2-core machine at load ~22).
 // BENCH_BACKEND=sqlite or postgres for one backend. Also `npm run bench` (suite `mesh`).
 import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -86,7 +86,7 @@ export async function runMeshReliabilityBench(opts: MeshReliabilityBenchOptions 
   const log = opts.log ?? ((msg: string) => console.error(`[mesh bench] ${msg}`));
   const backends = opts.backends ?? (['sqlite', 'postgres'] as MeshBackend[]);
   const scale = quick
-    ? { agents: 4, messages: 500, workItems: 20, kills: { everyMs: 1500, max: 2 }, wakeSamples: 50, deadlineMs: 120_000 }
+    ? { agents: 4, messages: 300, workItems: 12, kills: { everyMs: 1000, max: 2 }, wakeSamples: 30, deadlineMs: 120_000 }
     : { agents: 8, messages: 10_000, workItems: 400, kills: { everyMs: 1500, max: 100_000 }, wakeSamples: 500, deadlineMs: 30 * 60_000 };
   const rows: MeshReliabilityRow[] = [];
   const skipped: Record<string, string> = {};
