@@ -36,6 +36,8 @@ export type Expr =
   | { k: 'mem'; o: Expr; n: string }
   | { k: 'call'; f: Expr }
   | { k: 'new'; t: NamePath }
+  /** A Rust module path root: `crate`, `self`, `super`, `super::super` (the module it names). */
+  | { k: 'path'; p: string }
   | { k: 'unk' };
 
 export interface BaseRef {

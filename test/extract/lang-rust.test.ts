@@ -45,3 +45,28 @@ test('Rust macros: defined in another file of the crate (#[macro_export]) is INF
   assert.deepEqual(g.edges('expands').sort(), ['other/src/lib.rs#f -> other/src/lib.rs#shout', 'src/lib.rs#run -> src/macros.rs#shout']);
   assert.equal(g.confidence('src/lib.rs#run', 'src/macros.rs#shout', 'expands'), 'INFERRED');
 });
+
+test('Rust paths: mod x; x::f(), use crate::a::b; b::f(), crate::x::f(), super::f(), self::f() reach the fn in that module file', async () => {
+  const g = await linkSources({
+    'src/lib.rs': 'mod util;\nmod net;\npub mod a;\n\npub fn run() {\n    util::helper();\n    crate::net::connect();\n    self::local();\n    a::b::deep();\n    crate::a::b::deep();\n    crate::log!();\n}\nfn local() {}\nmacro_rules! log { () => {} }\nmod tests {\n    fn t() { super::local(); self::inner(); }\n    fn inner() {}\n}\n',
+    'src/util.rs': 'pub fn helper() { super::local(); }\n',
+    'src/net/mod.rs': 'pub fn connect() {}\n',
+    'src/a/mod.rs': 'pub mod b;\n',
+    'src/a/b.rs': 'pub fn deep() { super::super::local(); }\n',
+    'src/main.rs': 'use crate::a::b;\nfn main() { b::deep(); }\n',
+  });
+  const calls = g.edges('calls').sort();
+  assert.deepEqual(calls, [
+    'src/a/b.rs#deep -> src/lib.rs#local',
+    'src/lib.rs#run -> src/a/b.rs#deep',
+    'src/lib.rs#run -> src/lib.rs#local',
+    'src/lib.rs#run -> src/net/mod.rs#connect',
+    'src/lib.rs#run -> src/util.rs#helper',
+    'src/lib.rs#tests.t -> src/lib.rs#local',
+    'src/lib.rs#tests.t -> src/lib.rs#tests.inner',
+    'src/main.rs#main -> src/a/b.rs#deep',
+    'src/util.rs#helper -> src/lib.rs#local',
+  ]);
+  assert.equal(g.confidence('src/lib.rs#run', 'src/util.rs#helper'), 'EXTRACTED');
+  assert.deepEqual(g.edges('expands'), ['src/lib.rs#run -> src/lib.rs#log']);
+});

@@ -215,6 +215,15 @@ export const CPP_SPEC: LangSpec = makeGenericSpec({
   stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
 });
 
+/** `crate`, `self`, `super`, `super::super`, ... as written at the root of a Rust path, else undefined. */
+function rustModuleRoot(n: Node, depth = 0): string | undefined {
+  if (n.type === 'crate' || n.type === 'self' || n.type === 'super') return n.type;
+  if (n.type !== 'scoped_identifier' || depth > 8) return undefined;
+  const path = n.childForFieldName('path');
+  const root = path ? rustModuleRoot(path, depth + 1) : undefined;
+  return root && n.childForFieldName('name')?.type === 'super' ? `${root}::super` : undefined;
+}
+
 export const RUST_SPEC: LangSpec = makeGenericSpec({
   tables: {
     ids: new Set(['identifier', 'field_identifier', 'type_identifier']),
@@ -229,6 +238,14 @@ export const RUST_SPEC: LangSpec = makeGenericSpec({
         return p ? { k: 'new', t: p } : { k: 'unk' };
       }
       if (n.type === 'generic_function') { const f = n.childForFieldName('function'); return f ? { k: 'id', n: f.text } : { k: 'unk' }; }
+      if (n.type === 'scoped_identifier') {
+        // `crate::x::f`, `self::f`, `super::f`: a path from a module, not a value's member.
+        const path = n.childForFieldName('path');
+        const name = n.childForFieldName('name');
+        const root = path ? rustModuleRoot(path) : undefined;
+        if (root && name) return name.type === 'super' ? { k: 'path', p: `${root}::super` } : { k: 'mem', o: { k: 'path', p: root }, n: name.text };
+      }
+      if (n.type === 'crate' || n.type === 'super') return { k: 'path', p: n.type };
       if (n.type === 'self') return { k: 'this' };
       return undefined;
     },

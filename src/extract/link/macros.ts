@@ -30,14 +30,15 @@ function crateOf(path: string): string {
 /**
  * The macro definitions an invocation names: one in the invoking file (textual scope: the last
  * defined before the invocation, else any) is EXTRACTED; else the invoking crate's macros of that
- * name (`#[macro_export]`, `#[macro_use]`): one is INFERRED, several AMBIGUOUS. `$crate::m!` names the macro by its last segment.
+ * name (`#[macro_export]`, `#[macro_use]`): one is INFERRED, several AMBIGUOUS. `crate::m!`, `$crate::m!`
+ * name the macro by its last segment.
  */
 export function resolveMacro(r: Resolver, f: number, c: CallFact): MacroTargets | null {
   const e = c.callee;
   const name = e.k === 'id' ? e.n : e.k === 'mem' ? e.n : undefined;
   if (!name) return null;
   // A path rooted in another crate (`log::info!`, `serde_json::json!`) is that crate's macro.
-  if (e.k === 'mem' && !(e.o.k === 'id' && e.o.n === '$crate')) return null;
+  if (e.k === 'mem' && !(e.o.k === 'path' || (e.o.k === 'id' && e.o.n === '$crate'))) return null;
   const syms = r.file(f).symbols;
   let own = -1;
   for (let i = 0; i < syms.length; i++) {

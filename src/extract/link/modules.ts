@@ -216,6 +216,47 @@ export class ModuleResolver {
     return null;
   }
 
+  /** A Rust file's module folder: `src/a/b.rs` and `src/a/b/mod.rs` -> `src/a/b`; a crate root -> its folder. */
+  private rustModDir(from: string): string {
+    const stem = from.replace(/\.rs$/, '');
+    return /(^|\/)(mod|lib|main)$/.test(stem) ? dirOf(from) : stem;
+  }
+
+  /** The file of the Rust module at folder `dir` (`dir.rs`, `dir/mod.rs`; the crate root at `src`), exactly. */
+  private rustModuleAt(dir: string, crateDir: string): number | null {
+    if (dir === crateDir) return this.byPath.get(`${dir}/lib.rs`) ?? this.byPath.get(`${dir}/main.rs`) ?? null;
+    return this.byPath.get(`${dir}.rs`) ?? this.byPath.get(`${dir}/mod.rs`) ?? null;
+  }
+
+  /**
+   * The file a Rust module path root names from file `fromIdx`, exactly (never an enclosing
+   * folder's file): `crate` the crate root (`src/lib.rs`, else `src/main.rs`; a root itself),
+   * `self` the file, each `super` one module up.
+   */
+  rustRoot(fromIdx: number, root: string): number | null {
+    const from = this.files[fromIdx]!.path;
+    const srcAt = from.lastIndexOf('src/');
+    const crateDir = srcAt >= 0 ? from.slice(0, srcAt + 3) : dirOf(from);
+    if (root === 'self') return fromIdx;
+    if (root === 'crate') {
+      if (from === `${crateDir}/lib.rs` || from === `${crateDir}/main.rs`) return fromIdx;
+      return this.rustModuleAt(crateDir, crateDir);
+    }
+    let dir = this.rustModDir(from);
+    for (const part of root.split('::')) {
+      if (part !== 'super' || dir === crateDir || !dir.includes('/')) return null;
+      dir = dirOf(dir);
+    }
+    return this.rustModuleAt(dir, crateDir);
+  }
+
+  /** The file of the Rust module `mod a;` (`segments` [a], or [outer, a] inside `mod outer { .. }`) declares in file `fromIdx`. */
+  rustChild(fromIdx: number, segments: readonly string[]): number | null {
+    const from = this.files[fromIdx]!.path;
+    const dir = normalizePath([this.rustModDir(from), ...segments].join('/'));
+    return this.byPath.get(`${dir}.rs`) ?? this.byPath.get(`${dir}/mod.rs`) ?? null;
+  }
+
   private resolveRuby(from: string, spec: string): number | null {
     const withExt = spec.endsWith('.rb') ? spec : `${spec}.rb`;
     const rel = this.byPath.get(normalizePath(`${dirOf(from)}/${withExt}`));

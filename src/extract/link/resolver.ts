@@ -99,6 +99,7 @@ export class Resolver extends ResolverNames {
         const s = this.sym(v.f, v.i);
         if (CONTAINER.has(s.kind)) {
           const r = this.member(v.f, v.i, name, false, new Set());
+          if (!r && s.kind === 'module') return this.rustModuleFile(v.f, v.i, name);
           return r ? { v: r.v, inf: r.inf } : null;
         }
         if (CALLABLE.has(s.kind) && (name === 'call' || name === 'apply')) return { v, inf: true };
@@ -111,6 +112,45 @@ export class Resolver extends ResolverNames {
       default:
         return null;
     }
+  }
+
+  /** Member `name` of the file a Rust `mod a;` (no body) names: `src/a.rs` or `src/a/mod.rs`. */
+  private rustModuleFile(f: number, i: number, name: string): Resolved | null {
+    const s = this.sym(f, i);
+    if (this.file(f).language !== 'rust' || !s.signature?.raw.endsWith(';')) return null;
+    const segments = [s.name];
+    for (let p = s.parent; p >= 0; p = this.sym(f, p).parent) {
+      const o = this.sym(f, p);
+      if (o.kind !== 'module') return null;
+      segments.unshift(o.name);
+    }
+    const t = this.modules.rustChild(f, segments);
+    return t === null ? null : this.resolveExport(t, name, 0);
+  }
+
+  /**
+   * The module a Rust path root names from `scope`: `self` the innermost enclosing `mod x { .. }`
+   * (else the file), `super` the module above it (above the file: the parent module's file).
+   */
+  private rustPathRoot(f: number, scope: number, root: string): Resolved | null {
+    const syms = this.file(f).symbols;
+    let m = scope;
+    while (m >= 0 && syms[m]!.kind !== 'module') m = syms[m]!.parent;
+    const parts = root.split('::');
+    if (parts[0] === 'crate') {
+      const t = this.modules.rustRoot(f, 'crate');
+      return t === null ? null : { v: { t: 'mod', f: t }, inf: false };
+    }
+    let k = 0;
+    if (parts[0] === 'self') k = 1;
+    for (; k < parts.length && m >= 0; k++) {
+      m = syms[m]!.parent;
+      while (m >= 0 && syms[m]!.kind !== 'module') m = syms[m]!.parent;
+    }
+    if (m >= 0) return { v: { t: 'sym', f, i: m }, inf: false };
+    const rest = parts.slice(k);
+    const t = rest.length ? this.modules.rustRoot(f, rest.join('::')) : f;
+    return t === null ? null : { v: { t: 'mod', f: t }, inf: false };
   }
 
   /** A type alias `type A = B` resolves to B (one level per step, bounded). */
@@ -176,6 +216,8 @@ export class Resolver extends ResolverNames {
         if (s.returns?.length === 1 && s.returns[0] === 'this' && recv && (recv.v.t === 'inst' || recv.v.t === 'sym')) return { v: recv.v, inf: true };
         return this.returnValue(c.v.f, c.v.i);
       }
+      case 'path':
+        return this.rustPathRoot(f, scope, e.p);
       case 'new': {
         const t = this.resolveType(f, scope, e.t);
         if (t) return { v: { t: 'inst', f: t[0], i: t[1] }, inf: true };
