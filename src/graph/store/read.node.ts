@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { GraphDocument, GraphLink, GraphNode } from '../model.ts';
 import { crc32 } from 'node:zlib';
 import { addSum, blobInt32, communityInBlob, linkCrc, linkOfRow, metaCrc, NO_COMMUNITY, nodeCrc, nodeOfRow, type LinkRow, type NodeRow } from './rows.node.ts';
-import { asShardError, checkHeader, COMMUNITIES_BLOB, CorruptShardError, LINK_ROWIDS_BLOB, openDatabase, ROWIDS_BLOB, SHARD_FORMAT, ShardVersionError, tagOfPath } from './schema.node.ts';
+import { asShardError, checkHeader, COMMUNITIES_BLOB, CorruptShardError, FRAME_BLOB, LINK_ROWIDS_BLOB, openDatabase, ROWIDS_BLOB, SHARD_FORMAT, ShardVersionError, tagOfPath } from './schema.node.ts';
 
 /** The meta table of a shard, its CRC and format checked. */
 export function readMeta(db: Database.Database, tag: string, path: string): Record<string, string> {
@@ -143,7 +143,7 @@ export class Shard {
 
   /** The whole graph document, equal to the graph.json the shard was written from (records in its order). */
   document(): GraphDocument {
-    const frame = JSON.parse(this.raw.frame ?? '{}') as GraphDocument;
+    const frame = this.frame();
     const nodeRows = this.run(() => this.db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes`).all() as NodeRow[]);
     const linkRows = this.run(() => this.db.prepare(`SELECT ${LINK_COLUMNS} FROM links`).all() as LinkRow[]);
     if (nodeRows.length !== this.meta.nodes || linkRows.length !== this.meta.links) this.corrupt(`${nodeRows.length} nodes and ${linkRows.length} links where its meta says ${this.meta.nodes} and ${this.meta.links}`);
@@ -180,6 +180,7 @@ export class Shard {
     };
     this.run(() => {
       const communities = this.communities();
+      this.frame();
       const listed = this.rowSet(ROWIDS_BLOB, 'rowids_crc', this.meta.nodes);
       const listedLinks = this.rowSet(LINK_ROWIDS_BLOB, 'link_rowids_crc', this.meta.links);
       for (const row of this.db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes`).iterate() as IterableIterator<NodeRow>) {
@@ -251,10 +252,24 @@ export class Shard {
   }
 
   private blob(name: string, crcKey: string): Int32Array {
+    return blobInt32(this.bytes(name, crcKey)) ?? this.corrupt(`its ${name} blob is not a list of numbers`);
+  }
+
+  private bytes(name: string, crcKey: string): Buffer {
     const bytes = this.run(() => this.stmts.blob!.get(name)) as Buffer | undefined;
     if (!bytes) return this.corrupt(`its ${name} blob is missing`);
     if (String(crc32(bytes)) !== this.raw[crcKey]) this.corrupt(`its ${name} blob fails its checksum`);
-    return blobInt32(bytes) ?? this.corrupt(`its ${name} blob is not a list of numbers`);
+    return bytes;
+  }
+
+  /** The document without its records (its CRC checked). */
+  private frame(): GraphDocument {
+    try {
+      return JSON.parse(this.bytes(FRAME_BLOB, 'frame_crc').toString('utf8')) as GraphDocument;
+    } catch (err) {
+      if (err instanceof CorruptShardError) throw err;
+      return this.corrupt('its frame is not JSON');
+    }
   }
 
   private checkedLink(row: LinkRow): GraphLink {

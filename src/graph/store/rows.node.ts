@@ -151,7 +151,7 @@ export function linkOfRow(row: LinkRow, path: string): GraphLink | null {
   return link;
 }
 
-/** The document without its records: the meta row `frame` (key order kept: nodes and links are put back in place). */
+/** The document without its records: the `frame` blob (key order kept: nodes and links are put back in place). */
 export function frameOf(doc: GraphDocument, form?: RecordForm): string {
   return form ? form.frame(doc) : JSON.stringify({ ...doc, nodes: [], links: [] });
 }

@@ -6,7 +6,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
  * graph: its records as rows (each with a CRC-32 over its bytes), the indexes the query layer
  * reads through (nodes by id, label, kind and file; links by source and by target: adjacency both
  * ways), three blobs (each node's community by row number; the row numbers of the nodes and of
- * the links in the graph's order), a meta table (format, tag, counts, the document frame, the sum of every row's
+ * the links in the graph's order; the document frame), a meta table (format, tag, counts, the sum of every row's
  * CRC, the blobs' CRCs and the meta table's own CRC). SQLite was chosen over LMDB by measurement
  * (docs/store.md).
  */
@@ -37,6 +37,8 @@ export const COMMUNITIES_BLOB = 'communities';
 export const ROWIDS_BLOB = 'rowids';
 /** Int32 per link in the graph's order: its lid. */
 export const LINK_ROWIDS_BLOB = 'link_rowids';
+/** The document without its records (graph meta, hazards...) as UTF-8 JSON: read only by Shard.document(), written only when it changed. */
+export const FRAME_BLOB = 'frame';
 
 /** Created after a full write's bulk insert (faster than maintaining them row by row). */
 export const SHARD_INDEXES = `

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { GraphDocument } from '../model.ts';
 import { crc32 } from 'node:zlib';
 import { addSum, blobCommunity, blobInt32, frameOf, int32Blob, linkRow, metaCrc, NO_COMMUNITY, nodeRow, subSum, type RecordForm } from './rows.node.ts';
-import { checkHeader, COMMUNITIES_BLOB, LINK_ROWIDS_BLOB, openDatabase, ROWIDS_BLOB, SHARD_APPLICATION_ID, SHARD_DDL, SHARD_FORMAT, SHARD_INDEXES, ShardVersionError } from './schema.node.ts';
+import { checkHeader, COMMUNITIES_BLOB, FRAME_BLOB, LINK_ROWIDS_BLOB, openDatabase, ROWIDS_BLOB, SHARD_APPLICATION_ID, SHARD_DDL, SHARD_FORMAT, SHARD_INDEXES, ShardVersionError } from './schema.node.ts';
 import { readMeta } from './read.node.ts';
 
 /** What a write records about the graph besides its records. */
@@ -92,7 +92,7 @@ export function writeShard(path: string, doc: GraphDocument, info: ShardInfo, ge
         let nid = 0;
         let lid = 0;
         const sum = insertRecords(db, doc, fids, null, rows, { node: () => ++nid, link: () => ++lid }, info);
-        writeBlobsAndMeta(db, doc, info, sum, generation, fids.size, rows, nid);
+        writeBlobsAndMeta(db, doc, info, sum, generation, fids.size, rows, nid, false);
       })();
       db.exec(SHARD_INDEXES);
     } finally {
@@ -263,7 +263,7 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
       if (was < 0) throw new Error(`link ${i} has no row`);
       lids[i] = previousLids[was]!;
     }
-    writeBlobsAndMeta(db, doc, info, sum, generation, seen.size, rows, maxNid);
+    writeBlobsAndMeta(db, doc, info, sum, generation, seen.size, rows, maxNid, true);
     lap('blobs, meta');
   })();
   lap('commit');
@@ -343,8 +343,11 @@ interface RowNumbers {
   lids: Int32Array;
 }
 
-/** The three blobs (communities by nid; nids and lids in the graph's order) and the meta table, with their CRCs. */
-function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: ShardInfo, sum: number, generation: number, files: number, rows: RowNumbers, maxNid: number): void {
+/**
+ * The blobs (communities by nid; nids and lids in the graph's order; the frame, which an update
+ * writes only when it changed) and the meta table, with their CRCs.
+ */
+function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: ShardInfo, sum: number, generation: number, files: number, rows: RowNumbers, maxNid: number, update: boolean): void {
   const { nids } = rows;
   const communities = new Int32Array(maxNid + 1).fill(NO_COMMUNITY);
   for (let i = 0; i < doc.nodes.length; i++) {
@@ -358,6 +361,9 @@ function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: Shar
   putBlob.run(COMMUNITIES_BLOB, communityBytes);
   putBlob.run(ROWIDS_BLOB, rowidBytes);
   putBlob.run(LINK_ROWIDS_BLOB, linkRowidBytes);
+  const frame = Buffer.from(frameOf(doc, info.form));
+  const before = update ? (db.prepare('SELECT data FROM blobs WHERE name = ?').pluck().get(FRAME_BLOB) as Buffer | undefined) : undefined;
+  if (!before || !before.equals(frame)) putBlob.run(FRAME_BLOB, frame);
   const meta: Record<string, string> = {
     format: String(SHARD_FORMAT),
     tag: info.tag,
@@ -371,7 +377,7 @@ function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: Shar
     communities_crc: String(crc32(communityBytes)),
     rowids_crc: String(crc32(rowidBytes)),
     link_rowids_crc: String(crc32(linkRowidBytes)),
-    frame: frameOf(doc, info.form),
+    frame_crc: String(crc32(frame)),
   };
   meta.meta_crc = String(metaCrc(meta));
   db.prepare('DELETE FROM meta').run();
