@@ -11,6 +11,12 @@ import type { SqlQueryFact } from './facts.ts';
 import { accessOf, loadPgParser, parsePg } from './pg-ast.ts';
 import { parseQuery } from './dialect.ts';
 
+/**
+ * A string literal that starts like a query (after quotes, whitespace, a parenthesis). Go and Java
+ * build query text only from literals of the same file, so a file without one has no query: the
+ * per-file test that keeps their readers off most files.
+ */
+export const SQL_LITERAL = /["`]\s*\(?\s*(?:select|insert|update|delete|with|merge)\b/i;
 export const LOOKS_SQL = /^\s*\(?\s*(?:select|insert|update|delete|with|merge)\b/i;
 /** An ALL_CAPS name is taken for a constant (`TABLE`, `COLUMNS`). */
 export const CONSTANT_NAME = /^[A-Z][A-Z0-9_]*$/;
@@ -86,15 +92,27 @@ export function valueOf(id: Node, before: number, lang: Assignments): (Node | nu
     for (let i = prior.length - 1; i >= 0; i--) if (!prior[i]!.append) { start = i; break; }
     return start < 0 ? null : prior.slice(start).map((a) => a.value);
   };
+  // One scan per function (or file) and name: a file's query calls ask for the same few names.
+  let names = scans.get(id.tree);
+  if (!names) scans.set(id.tree, (names = new Map()));
   if (fn) {
-    const local = pick(lang.find(fn, id.text));
+    const key = `${fn.id}:${id.text}`;
+    let list = names.get(key);
+    if (!list) names.set(key, (list = lang.find(fn, id.text)));
+    const local = pick(list);
     if (local) return local;
   }
   let root: Node = id;
   while (root.parent) root = root.parent;
   // Top level only: a name assigned in some other function is not this one.
-  return pick(lang.find(root, id.text).filter((a) => { let p = a.node.parent; while (p && !lang.functions.has(p.type)) p = p.parent; return !p; }));
+  let list = names.get(id.text);
+  if (!list) {
+    list = lang.find(root, id.text).filter((a) => { let p = a.node.parent; while (p && !lang.functions.has(p.type)) p = p.parent; return !p; });
+    names.set(id.text, list);
+  }
+  return pick(list);
 }
+const scans = new WeakMap<object, Map<string, { node: Node; value: Node | null; append: boolean }[]>>();
 
 /** A query call's text, ready to parse. */
 export interface BuiltQuery {

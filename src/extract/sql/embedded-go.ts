@@ -10,7 +10,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { SymbolFact } from '../facts.ts';
 import type { SqlQueryFact } from './facts.ts';
-import { clientName, HOLE_NAME, printf, recordQuery, SqlText, unescape, valueOf, type Assignments } from './embedded-common.ts';
+import { clientName, HOLE_NAME, printf, recordQuery, SQL_LITERAL, SqlText, unescape, valueOf, type Assignments } from './embedded-common.ts';
 
 const METHODS = new Set([
   'Query', 'QueryRow', 'QueryContext', 'QueryRowContext', 'Exec', 'ExecContext', 'Prepare', 'PrepareContext',
@@ -49,7 +49,7 @@ const GO: Assignments = {
 
 /** The SQL query facts of a parsed Go file. */
 export async function embeddedGoSql(root: Node, source: string, symbols: SymbolFact[]): Promise<SqlQueryFact[]> {
-  if (!MENTIONS.test(source)) return [];
+  if (!MENTIONS.test(source) || !SQL_LITERAL.test(source)) return [];
   const out: SqlQueryFact[] = [];
   for (const call of root.descendantsOfType('call_expression')) {
     const fn = call?.childForFieldName('function');

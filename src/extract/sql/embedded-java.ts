@@ -10,7 +10,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { SymbolFact } from '../facts.ts';
 import type { SqlQueryFact } from './facts.ts';
-import { CONSTANT_NAME, clientName, LOOKS_SQL, printf, recordQuery, SqlText, unescape, valueOf, type Assignments } from './embedded-common.ts';
+import { CONSTANT_NAME, clientName, LOOKS_SQL, printf, recordQuery, SQL_LITERAL, SqlText, unescape, valueOf, type Assignments } from './embedded-common.ts';
 
 const METHODS = new Set([
   'executeQuery', 'executeUpdate', 'executeLargeUpdate', 'execute', 'addBatch', 'prepareStatement', 'prepareCall',
@@ -42,7 +42,7 @@ const JAVA: Assignments = {
 
 /** The SQL query facts of a parsed Java file. */
 export async function embeddedJavaSql(root: Node, source: string, symbols: SymbolFact[]): Promise<SqlQueryFact[]> {
-  if (!MENTIONS.test(source)) return [];
+  if (!MENTIONS.test(source) || !SQL_LITERAL.test(source)) return [];
   const out: SqlQueryFact[] = [];
   for (const call of root.descendantsOfType('method_invocation')) {
     const method = call?.childForFieldName('name')?.text;
