@@ -31,14 +31,26 @@ export function positionFreeShape(f: FileFacts): string {
     syntaxErrors: f.syntaxErrors ? f.syntaxErrors.length : undefined,
     folded: f.folded ? f.folded.definitions : undefined,
     queryStopped: f.queryStopped ? true : undefined,
-    symbols: syms.map((s, i) => ({ ...s, span: reach[i], bases: s.bases?.map((b) => ({ ...b, line: 0 })) })),
+    symbols: syms.map((s, i) => ({ ...s, span: reach[i], bases: s.bases?.map((b) => ({ ...b, line: 0 })), extra: s.extra && positionFreeExtra(s.extra) })),
     imports: f.imports.map((x) => ({ ...x, line: 0 })),
     exports: f.exports.map((x) => ({ ...x, line: 0 })),
     calls: f.calls.map((x) => ({ ...x, line: 0 })),
     typeRefs: f.typeRefs.map((x) => ({ ...x, line: 0 })),
     hazards: f.hazards.map((x) => ({ ...x, line: 0 })),
+    sql: f.sql && { edges: f.sql.edges.map((x) => ({ ...x, line: 0 })), queries: f.sql.queries.map((x) => ({ ...x, line: 0 })) },
   });
 }
+
+/** Symbol attributes with their lines left out: `fk_line`, and the `L<n>` that SQL findings start with. */
+function positionFreeExtra(extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in extra) {
+    const v = extra[key];
+    out[key] = key === 'fk_line' ? 0 : typeof v === 'string' && LINE_PREFIX.test(v) ? v.replace(LINE_PREFIX, 'L') : v;
+  }
+  return out;
+}
+const LINE_PREFIX = /^L\d+/;
 
 /**
  * Old line -> new line for every line a fact of the file carries (symbol starts, bases, imports,
@@ -65,6 +77,10 @@ export function lineMap(before: FileFacts, after: FileFacts): Map<number, number
   each(before.calls, after.calls, (x) => x.line);
   each(before.typeRefs, after.typeRefs, (x) => x.line);
   each(before.hazards, after.hazards, (x) => x.line);
+  if (before.sql && after.sql) {
+    each(before.sql.edges, after.sql.edges, (x) => x.line);
+    each(before.sql.queries, after.sql.queries, (x) => x.line);
+  } else if (before.sql || after.sql) ok = false;
   return ok ? map : null;
 }
 
@@ -99,6 +115,7 @@ export function shiftFilePositions(
     if (n.source_file !== after.path) return false;
     n.span = s.span;
     n.source_location = `L${s.span.start_line}`;
+    if (s.extra) Object.assign(n, s.extra); // its SQL findings quote their lines, as linking writes them
     touched.nodes.push(at);
   }
   for (let j = 0; j < doc.links.length; j++) {
@@ -107,6 +124,11 @@ export function shiftFilePositions(
     const loc = moved(l.source_location, map);
     if (loc === null) return false;
     l.source_location = loc;
+    if (typeof l.injection === 'string') {
+      const at = moved(l.injection.slice(0, l.injection.indexOf(' ') >>> 0), map);
+      if (at === null) return false;
+      l.injection = at + l.injection.slice(l.injection.indexOf(' '));
+    }
     touched.links.push(j);
   }
   for (const h of doc.graph.hazards ?? []) {
@@ -119,24 +141,26 @@ export function shiftFilePositions(
 }
 
 /**
- * The key order linkGraph gives nodes (plus `community`, added last): graph.cbor interns strings in
- * key order, so a node rebuilt from graph.cbor must have its keys in this order to encode to the
- * same bytes as a freshly linked one.
+ * The key order linkGraph gives nodes: these keys, then a symbol's own attributes (its `extra`:
+ * SQL findings, route paths, ...) in their order, then `community` (added last). graph.cbor
+ * interns strings in key order, so a node rebuilt from graph.cbor must have its keys in this
+ * order to encode to the same bytes as a freshly linked one.
  */
 const NODE_KEY_ORDER = [
   'id', 'label', 'file_type', 'source_file', 'source_location', 'kind', 'span', 'language', 'name', 'visibility',
-  'signature', 'doc', 'is_test', 'lines', 'exported', 'community',
+  'signature', 'doc', 'is_test', 'lines', 'exported',
 ];
-const NODE_KEYS = new Set(NODE_KEY_ORDER);
+const NODE_KEYS = new Set([...NODE_KEY_ORDER, 'community']);
 
-/** Nodes decoded from graph.cbor with keys in linkGraph's order; null when a node has a key linkGraph never sets. */
-export function inLinkKeyOrder(nodes: GraphNode[]): GraphNode[] | null {
+/** Nodes decoded from graph.cbor with keys in linkGraph's order. */
+export function inLinkKeyOrder(nodes: GraphNode[]): GraphNode[] {
   const out: GraphNode[] = new Array(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i] as Record<string, unknown>;
-    for (const key in n) if (!NODE_KEYS.has(key)) return null;
     const o: Record<string, unknown> = {};
     for (const key of NODE_KEY_ORDER) if (n[key] !== undefined) o[key] = n[key];
+    for (const key in n) if (!NODE_KEYS.has(key)) o[key] = n[key];
+    if (n.community !== undefined) o.community = n.community;
     out[i] = o as GraphNode;
   }
   return out;

@@ -273,3 +273,33 @@ test('reuseGraphText copies unchanged records, serializes the rest, and equals a
     fx.cleanup();
   }
 });
+
+test('lines moved in files with SQL (a migration, a query with an injection) take the positions path too', async () => {
+  const fx = copyFixture();
+  try {
+    writeFileSync(join(fx.dir, 'schema.sql'), 'CREATE TABLE users (id int PRIMARY KEY, name text);\nCREATE TABLE posts (id int PRIMARY KEY, user_id int REFERENCES users(id));\nCREATE INDEX posts_user ON posts (user_id);\n');
+    writeFileSync(join(fx.dir, 'src/db.ts'), [
+      'declare const pool: { query(q: string): unknown };',
+      'export function userByName(name: string) {',
+      '  return pool.query(`SELECT id FROM users WHERE name = \'${name}\'`);',
+      '}',
+      'export function posts() { return pool.query(\'SELECT * FROM posts WHERE user_id = 1\'); }',
+      '',
+    ].join('\n'));
+    const out = join(fx.dir, 'out-sql');
+    await runExtract({ root: fx.dir, outDir: out, workers: 0 });
+    const first = JSON.parse(readFileSync(join(out, 'graph.json'), 'utf8')) as GraphDocument;
+    const injected = first.links.find((l) => l.source === 'src/db.ts#userByName' && l.relation === 'reads_from');
+    assert.match(String(injected?.injection), /^L3 /, 'the query edge quotes its line');
+    edit(fx.dir, 'src/db.ts', (t) => `\n\n${t}`);
+    edit(fx.dir, 'schema.sql', (t) => `-- users and their posts\n${t}`);
+    const { upd, doc } = await updateEqualsFull(fx.dir, out, 'sql-shift');
+    assert.equal(upd.linkMode, 'positions', 'an edit that only moves lines needs no relink, SQL or not');
+    const moved = doc.links.find((l) => l.source === 'src/db.ts#userByName' && l.relation === 'reads_from');
+    assert.match(String(moved?.injection), /^L5 /);
+    assert.equal(moved?.source_location, 'L5');
+    assert.match(String(doc.nodes.find((n) => n.id === 'src/db.ts#userByName')?.sql_injection), /^L5 /);
+  } finally {
+    fx.cleanup();
+  }
+});

@@ -68,7 +68,6 @@ export function linkPositions(scan: Scan, plan: Plan, folder: OutputFolder, deco
     return no('10');
   }
   const nodes = inLinkKeyOrder(doc.nodes);
-  if (!nodes) return no('11');
   // (re-keyed copies of the same records: graph.cbor still copies their rows)
   (decodedMemo(decoded) ?? folder.kept?.encodeMemo)?.replaceNodes(doc.nodes, nodes);
   doc.nodes = nodes;
