@@ -171,19 +171,25 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
     return 'its row numbers blobs are missing or fail their checksums';
   }
   // Per file: its record counts, and whether any record changed (or moved within the file).
-  const seen = new Map<string, FileCounts & { dirty: boolean; lastLink: number }>();
+  // (and where its records are: [start, end) runs of the graph's order, so the insert visits only its files')
+  const seen = new Map<string, FileCounts & FileRuns & { dirty: boolean; lastLink: number }>();
   const stat = (file: string) => {
     let s = seen.get(file);
-    if (!s) seen.set(file, (s = { nodes: 0, links: 0, dirty: false, lastLink: -1 }));
+    if (!s) seen.set(file, (s = { nodes: 0, links: 0, dirty: false, lastLink: -1, nodeRuns: [], linkRuns: [] }));
     return s;
   };
+  let runStart = 0;
   let communities = 0;
   // Records come mostly grouped by file (ids and sources start with the path): look a file up when it changes.
   let lastFile: unknown = NaN;
   let s: ReturnType<typeof stat> | undefined;
   for (let i = 0; i < doc.nodes.length; i++) {
     const node = doc.nodes[i]!;
-    if (node.source_file !== lastFile || !s) s = stat(fileOf((lastFile = node.source_file)));
+    if (node.source_file !== lastFile || !s) {
+      s?.nodeRuns.push(runStart, i);
+      s = stat(fileOf((lastFile = node.source_file)));
+      runStart = i;
+    }
     s.nodes++;
     const was = reuse.nodes[i]!;
     if (was < 0) s.dirty = true;
@@ -193,16 +199,23 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
       else s.dirty = true;
     }
   }
+  s?.nodeRuns.push(runStart, doc.nodes.length);
+  s = undefined;
   lastFile = NaN;
   for (let i = 0; i < doc.links.length; i++) {
     const link = doc.links[i]!;
-    if (link.source_file !== lastFile || !s) s = stat(fileOf((lastFile = link.source_file)));
+    if (link.source_file !== lastFile || !s) {
+      s?.linkRuns.push(runStart, i);
+      s = stat(fileOf((lastFile = link.source_file)));
+      runStart = i;
+    }
     s.links++;
     const was = reuse.links[i]!;
     // the same records in the same order as before (strictly increasing: a duplicate record is not two)
     if (was < 0 || was <= s.lastLink) s.dirty = true;
     else s.lastLink = was;
   }
+  s?.linkRuns.push(runStart, doc.links.length);
   const rewrite = new Set<string>();
   for (const [file, f] of seen) {
     const before = stored.get(file);
@@ -247,7 +260,7 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
     for (const [file, row] of stored) if (seen.has(file)) fids.set(file, row.fid);
     lap('drop');
     const rows = { nids: new Int32Array(doc.nodes.length), lids: new Int32Array(doc.links.length) };
-    sum = insertRecords(db, doc, fids, rewrite, rows, { node: () => free.pop() ?? ++maxNid, link: () => freeLinks.pop() ?? ++maxLid }, info, sum);
+    sum = insertFileRecords(db, doc, fids, rewrite, seen, rows, { node: () => free.pop() ?? ++maxNid, link: () => freeLinks.pop() ?? ++maxLid }, info, sum);
     lap('insert');
     // The kept records' rows stay where they were.
     const { nids, lids } = rows;
@@ -334,6 +347,57 @@ function insertRecords(
   }
   const putFile = db.prepare('INSERT INTO files (fid, path, nodes, links) VALUES (?, ?, ?, ?) ON CONFLICT (fid) DO UPDATE SET nodes = excluded.nodes, links = excluded.links');
   for (const [file, n] of counts) if (!only || only.has(file)) putFile.run(n.fid, file, n.nodes, n.links);
+  return sum;
+}
+
+/** Where a file's records are in the graph's order: [start, end) pairs. */
+interface FileRuns {
+  nodeRuns: number[];
+  linkRuns: number[];
+}
+
+/** insertRecords for the `only` files of an update, visiting only their records (`runs`, from the plan). */
+function insertFileRecords(
+  db: Database.Database, doc: GraphDocument, fids: Map<string, number>, only: Set<string>, runs: Map<string, FileRuns>,
+  rows: RowNumbers, next: { node: () => number; link: () => number }, info: ShardInfo, sum: number,
+): number {
+  const addNode = db.prepare('INSERT INTO nodes (nid, id, fid, label, kind, flags, json, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const addLink = db.prepare('INSERT INTO links (lid, fid, seq, source, target, relation, flags, json, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const putFile = db.prepare('INSERT INTO files (fid, path, nodes, links) VALUES (?, ?, ?, ?) ON CONFLICT (fid) DO UPDATE SET nodes = excluded.nodes, links = excluded.links');
+  let nextFid = 1;
+  for (const fid of fids.values()) nextFid = Math.max(nextFid, fid + 1);
+  let written = 0;
+  const tick = () => {
+    if (info.failAfterRows !== undefined && ++written > info.failAfterRows) throw new Error(`test: write stopped after ${info.failAfterRows} rows`);
+  };
+  for (const file of only) {
+    const at = runs.get(file);
+    if (!at) continue;
+    let fid = fids.get(file);
+    if (fid === undefined) fids.set(file, (fid = nextFid++));
+    let nodes = 0;
+    let links = 0;
+    for (let k = 0; k < at.nodeRuns.length; k += 2) {
+      for (let i = at.nodeRuns[k]!; i < at.nodeRuns[k + 1]!; i++) {
+        const r = nodeRow(doc.nodes[i]!, fid, next.node(), info.form);
+        addNode.run(r.nid, r.id, r.fid, r.label, r.kind, r.flags, r.json, r.crc);
+        rows.nids[i] = r.nid;
+        sum = addSum(sum, r.crc);
+        nodes++;
+        tick();
+      }
+    }
+    for (let k = 0; k < at.linkRuns.length; k += 2) {
+      for (let i = at.linkRuns[k]!; i < at.linkRuns[k + 1]!; i++) {
+        const r = linkRow(doc.links[i]!, links++, fid, next.link(), info.form);
+        addLink.run(r.lid, r.fid, r.seq, r.source, r.target, r.relation, r.flags, r.json, r.crc);
+        rows.lids[i] = r.lid;
+        sum = addSum(sum, r.crc);
+        tick();
+      }
+    }
+    putFile.run(fid, file, nodes, links);
+  }
   return sum;
 }
 
