@@ -10,7 +10,7 @@ import type { SqlFacts } from './sql/facts.ts';
 import type { HttpFacts } from './http/facts.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 19;
+export const FACTS_VERSION = 20;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the
@@ -66,6 +66,8 @@ export interface SymbolFact {
   isGetter?: boolean;
   isTest?: boolean;
   signature?: Signature;
+  /** TypeScript overloads: the signatures declared before the implementation (`signature`), in order. */
+  overloads?: Signature[];
   /** Return type as a name path, when annotated (used to type `f().g()` receivers). */
   returns?: NamePath;
   /** Without a return annotation: the first `return` expression (or arrow expression body). */

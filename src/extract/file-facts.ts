@@ -38,6 +38,9 @@ const QUERY_BUDGET_FLOOR = 2000;
 const QUERY_BUDGET_PER_NODE = 1 / 8;
 const TYPE_LIKE: ReadonlySet<NodeKind> = new Set(['class', 'struct', 'interface', 'trait', 'enum']);
 const HEADER_KINDS: ReadonlySet<NodeKind> = new Set(['function', 'method', 'constructor']);
+/** Body-less declarations an overload run is made of (TypeScript), and the languages that have them. */
+const OVERLOAD_DECLS: ReadonlySet<string> = new Set(['function_signature', 'method_signature', 'abstract_method_signature']);
+const OVERLOAD_LANGS: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx']);
 
 interface Item { cap: string; node: Node; callee: Node | undefined }
 
@@ -149,6 +152,7 @@ function collect(
     else folded = { definitions: 1, line: raw.node.startPosition.row + 1 };
   };
   const around = surroundingsOf(root, rawDefs.map((r) => r.node), precedingTypesOf(root));
+  const overloadsOf = new Map<DefInfo, DefInfo[]>();
   for (const raw of rawDefs) {
     while (stack.length && defs[stack[stack.length - 1]!]!.node.endIndex < raw.node.endIndex) stack.pop();
     const parent = stack.length ? stack[stack.length - 1]! : -1;
@@ -173,6 +177,17 @@ function collect(
     const local = owner ? `${owner}.${name}` : name;
     const qname = parent >= 0 ? `${names[parent]!.qname}.${local}` : local;
     if (qname.length > MAX_QNAME_CHARS) { fold(raw); continue; }
+    // TypeScript overloads (`f(a: string): X; f(a: number): Y; f(a) { .. }`): one definition, the
+    // last of the run, carrying the signatures before it (their code counts as the enclosing one's).
+    const prev = defs.length - 1;
+    if (prev >= 0 && OVERLOAD_LANGS.has(language) && OVERLOAD_DECLS.has(defs[prev]!.node.type) && defs[prev]!.parent === parent && defs[prev]!.kind === def.kind && names[prev]!.qname === qname) {
+      const carried = overloadsOf.get(defs[prev]!) ?? [];
+      overloadsOf.delete(defs[prev]!);
+      carried.push(defs[prev]!);
+      overloadsOf.set(def, carried);
+      defs.pop();
+      names.pop();
+    }
     defs.push(def);
     names.push({ name, qname, owner });
     stack.push(defs.length - 1);
@@ -202,7 +217,12 @@ function collect(
       sym.signature = HEADER_KINDS.has(def.kind) ? signature : { params: [], raw: signature.raw };
       if (returnPath) sym.returns = returnPath;
     }
-    const doc = spec.doc(def);
+    const overloads = overloadsOf.get(def);
+    if (overloads) {
+      // (the span stays the implementation's: where the checker resolves a call to the set)
+      sym.overloads = overloads.map((o) => { const sg = spec.signature(o, source); return sg ? { params: sg.params, ...(sg.returns !== undefined ? { returns: sg.returns } : {}), raw: sg.raw } : { params: [], raw: '' }; });
+    }
+    const doc = spec.doc(def) ?? (overloads ? overloads.map((o) => spec.doc(o)).find((d) => d) : undefined);
     if (doc) sym.doc = doc;
     if (fileIsTest && HEADER_KINDS.has(def.kind) && isTestSymbolName(name)) sym.isTest = true;
     if (macroDefs.has(def.node.id)) sym.extra = { ...MACRO_EXTRA };

@@ -26,11 +26,30 @@ test('extractFileFacts() TypeScript definitions: kinds, ids, signature, doc, vis
   assert.deepEqual(by.get('src/a.ts#Router')?.bases?.map((b) => `${b.relation} ${b.name.join('.')}`), ['extends Base', 'implements I']);
 });
 
-test('extractFileFacts() node ids are stable under edits elsewhere and overloads get ~2', async () => {
+test('extractFileFacts() node ids are stable under edits elsewhere; overloads are one node', async () => {
   const a = await extractFileFacts({ path: 'x.ts', language: 'typescript', source: 'function f(a: string): void;\nfunction f(a: any) {}\nclass C { m() {} }' });
   const b = await extractFileFacts({ path: 'x.ts', language: 'typescript', source: '// header\n\nfunction f(a: string): void;\nfunction f(a: any) {}\nfunction extra() {}\nclass C { m() { extra() } }' });
-  assert.deepEqual(a.symbols.map((s) => s.id), ['x.ts#f', 'x.ts#f~2', 'x.ts#C', 'x.ts#C.m']);
+  assert.deepEqual(a.symbols.map((s) => s.id), ['x.ts#f', 'x.ts#C', 'x.ts#C.m']);
   for (const id of a.symbols.map((s) => s.id)) assert.ok(b.symbols.some((s) => s.id === id), id);
+});
+
+test('TypeScript overloads: one node per run carrying every signature, doc from the first; calls resolve unambiguously', async () => {
+  const g = await linkSources({
+    'src/req.ts': '/** Doc. */\nexport function f(a: string): void;\nexport function f(a: number): void;\nexport function f(a: any) {}\nexport class Req {\n  /** A param. */\n  param(k: string): string;\n  param(): Record<string, string>;\n  param(k?: string) { return k; }\n  other(): void {}\n}\nexport interface I { m(a: string): void; m(a: number): void; }\n',
+    'src/use.ts': "import { f, Req } from './req';\nexport function run(r: Req) { f(1); r.param('id'); }\n",
+  });
+  const node = (id: string) => g.nodes.find((n) => n.id === id);
+  assert.deepEqual(g.nodes.filter((n) => n.source_file === 'src/req.ts').map((n) => n.id).sort(), ['src/req.ts', 'src/req.ts#I', 'src/req.ts#I.m', 'src/req.ts#Req', 'src/req.ts#Req.other', 'src/req.ts#Req.param', 'src/req.ts#f']);
+  assert.equal((node('src/req.ts#f')?.signature as { raw: string }).raw, 'export function f(a: any)');
+  assert.deepEqual((node('src/req.ts#f')?.overloads as { raw: string }[]).map((o) => o.raw), ['export function f(a: string): void;', 'export function f(a: number): void;']);
+  assert.deepEqual((node('src/req.ts#Req.param')?.overloads as { raw: string }[]).map((o) => o.raw), ['param(k: string): string', 'param(): Record<string, string>']);
+  assert.equal(node('src/req.ts#Req.param')?.doc, 'A param.');
+  assert.equal(node('src/req.ts#f')?.span?.start_line, 4);
+  assert.equal(node('src/req.ts#Req.other')?.overloads, undefined);
+  assert.deepEqual((node('src/req.ts#I.m')?.overloads as { raw: string }[]).map((o) => o.raw), ['m(a: string): void']);
+  const calls = g.edges('calls').sort();
+  assert.deepEqual(calls, ['src/use.ts#run -> src/req.ts#Req.param', 'src/use.ts#run -> src/req.ts#f']);
+  assert.equal(g.confidence('src/use.ts#run', 'src/req.ts#Req.param'), 'INFERRED');
 });
 
 test('linkGraph() resolves imports, namespace imports, default imports and barrels', async () => {

@@ -147,6 +147,7 @@ export class Linker {
         };
         if (s.visibility) n.visibility = s.visibility;
         if (s.signature) n.signature = s.signature;
+        if (s.overloads) n.overloads = s.overloads;
         if (s.doc) n.doc = s.doc;
         if (s.isTest) n.is_test = true;
         if (s.exported) n.exported = true;
