@@ -17,7 +17,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   extract: ['graph', 'core'],
   memory: ['graph', 'core'],
   mesh: ['memory', 'graph', 'core'],
-  skills: ['vault'],
+  // skills keep their team-mode metadata in memory's database (its connection, schema and project identity), as the mesh does
+  skills: ['memory', 'vault'],
   vault: [],
   mcp: ['query', 'memory', 'mesh', 'extract', 'skills', 'vault', 'graph', 'core'],
   explorer: ['query', 'graph', 'core'],
