@@ -41,16 +41,18 @@ export function positionFreeShape(f: FileFacts): string {
   });
 }
 
-/** Symbol attributes with their lines left out: `fk_line`, and the `L<n>` that SQL findings start with. */
+/** Symbol attributes with their lines left out: `fk_line`, and the `L<n>` that SQL findings (each line of one) start with. */
 function positionFreeExtra(extra: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in extra) {
     const v = extra[key];
-    out[key] = key === 'fk_line' ? 0 : typeof v === 'string' && LINE_PREFIX.test(v) ? v.replace(LINE_PREFIX, 'L') : v;
+    out[key] = key === 'fk_line' ? 0 : typeof v === 'string' && LINE_PREFIX.test(v) ? v.replace(LINE_PREFIXES, 'L') : v;
   }
   return out;
 }
 const LINE_PREFIX = /^L\d+/;
+/** Every line's leading `L<n>` (`sql_checks` holds one check per line). */
+const LINE_PREFIXES = /^L\d+/gm;
 
 /**
  * Old line -> new line for every line a fact of the file carries (symbol starts, bases, imports,

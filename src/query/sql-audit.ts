@@ -1,11 +1,15 @@
 /**
  * SQL audit over the SQL-aware graph (extract/sql/, link/sql.ts): row-level-security gaps,
  * over-broad grants, likely injection, foreign keys without an index, tables without a primary
- * key, `SELECT *`. Graph-only (no source read), one pass over nodes and links. Browser-safe.
+ * key, `SELECT *`, and the per-query checks extraction records on the querying symbol (`sql_checks`):
+ * filters no index serves, non-sargable predicates, leading-% LIKE. Graph-only (no source read), one pass over nodes and links. Browser-safe.
  */
 import type { GraphDocument } from '../graph/model.ts';
 import { isTestPath } from '../graph/test-paths.ts';
-import { at, countLine, selectStarFinding, sortFindings, sqlSchemaOf, tableRlsFindings, type AuditGraph, type AuditReport, type SqlFinding } from './sql-rules.ts';
+import {
+  at, countLine, leadingWildcardFinding, nonSargableFinding, selectStarFinding, sortFindings, sqlSchemaOf, tableRlsFindings, unindexedFilterFinding,
+  type AuditGraph, type AuditReport, type SqlFinding, type SqlSchema,
+} from './sql-rules.ts';
 
 export { SEVERITIES, type AuditGraph, type AuditReport, type Severity, type SqlFinding } from './sql-rules.ts';
 
@@ -42,6 +46,13 @@ export function auditSql(graph: AuditGraph): AuditReport {
     }
     if (typeof n.sql_select_star === 'string') findings.push(selectStarFinding(n.label, at(n.source_file, n.sql_select_star)));
   }
+  const unindexedFks = new Set<string>();
+  for (const c of nodes) {
+    if (c.kind !== 'column' || typeof c.references !== 'string') continue;
+    const [name, column] = String(c.label).split('.');
+    if (!schema.indexed.get(name!)?.has(column!)) unindexedFks.add(`${name}.${column}`);
+  }
+  findings.push(...queryCheckFindings(nodes, schema, unindexedFks));
   for (const t of tables) {
     findings.push(...tableRlsFindings(t, schema, schema.accessed.get(t)?.label));
     if (t.primary_key === false && !schema.primaryKeyed.has(t.label)) {
@@ -81,4 +92,46 @@ export function auditSql(graph: AuditGraph): AuditReport {
     ? 'No SQL tables in the graph (no .sql migrations or schema files were extracted).'
     : `${countLine(findings)} over ${tables.length} table(s), ${policies} policy(ies), ${schema.rls.size} table(s) with RLS.`;
   return { version: 1, summary, findings };
+}
+
+const CHECK = /^(L\d+) (filter|non_sargable|leading_wildcard) (\S+) (\S+)(?: (.*))?$/;
+
+/**
+ * The findings of the per-query checks extraction recorded (extract/sql/embedded-common.ts
+ * statementChecks). A filter no index serves is reported once per table and column set, at its
+ * first call site (the rest counted); one on an unindexed foreign key is missing_fk_index's.
+ */
+function queryCheckFindings(nodes: AuditGraph['nodes'], schema: SqlSchema, unindexedFks: Set<string>): SqlFinding[] {
+  const out: SqlFinding[] = [];
+  const filters = new Map<string, { finding: SqlFinding; sites: number }>();
+  const seen = new Set<string>();
+  for (const n of nodes) {
+    if (typeof n.sql_checks !== 'string') continue;
+    for (const entry of n.sql_checks.split('\n')) {
+      const m = CHECK.exec(entry);
+      if (!m) continue;
+      const [, line, kind, table, rest, tail = ''] = m;
+      const location = at(n.source_file, line!);
+      const t = table === '-' ? undefined : table;
+      if (kind === 'filter') {
+        const cols = rest!.split(',');
+        if (cols.some((c) => unindexedFks.has(`${table}.${c}`))) continue;
+        const key = `${table} ${[...cols].sort().join(',')}`;
+        const prior = filters.get(key);
+        if (prior) { prior.sites++; continue; }
+        const f = unindexedFilterFinding(table!, cols, schema, location);
+        if (f) filters.set(key, { finding: { ...f, title: `${f.title} (${n.label})` }, sites: 1 });
+        continue;
+      }
+      const key = `${kind} ${location} ${table}.${rest} ${tail}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const f = kind === 'non_sargable' ? nonSargableFinding(t, rest!, tail, schema, location) : leadingWildcardFinding(t, rest!, tail, location);
+      if (f) out.push({ ...f, title: `${f.title} (${n.label})` });
+    }
+  }
+  for (const { finding, sites } of filters.values()) {
+    out.push(sites > 1 ? { ...finding, detail: `${finding.detail} The same filter is at ${sites - 1} other call site(s).` } : finding);
+  }
+  return out;
 }

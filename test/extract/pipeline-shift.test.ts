@@ -284,6 +284,10 @@ test('lines moved in files with SQL (a migration, a query with an injection) tak
       '  return pool.query(`SELECT id FROM users WHERE name = \'${name}\'`);',
       '}',
       'export function posts() { return pool.query(\'SELECT * FROM posts WHERE user_id = 1\'); }',
+      'export function both() {',
+      '  pool.query(\'SELECT id FROM users WHERE name = $1\');',
+      '  return pool.query(\'SELECT id FROM posts WHERE id = 1\');',
+      '}',
       '',
     ].join('\n'));
     const out = join(fx.dir, 'out-sql');
@@ -299,6 +303,8 @@ test('lines moved in files with SQL (a migration, a query with an injection) tak
     assert.match(String(moved?.injection), /^L5 /);
     assert.equal(moved?.source_location, 'L5');
     assert.match(String(doc.nodes.find((n) => n.id === 'src/db.ts#userByName')?.sql_injection), /^L5 /);
+    // sql_checks holds one check per line, each with its own L<n>: all of them move.
+    assert.equal(doc.nodes.find((n) => n.id === 'src/db.ts#both')?.sql_checks, 'L9 filter users name\nL10 filter posts id');
   } finally {
     fx.cleanup();
   }

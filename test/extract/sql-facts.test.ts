@@ -16,7 +16,7 @@ async function facts() {
 test('a migration yields tables, columns, views, indexes, policies, grants and functions as symbols', async () => {
   const [init, security] = await facts();
   const kinds = (f: typeof init) => f!.symbols.filter((s) => s.kind !== 'column').map((s) => `${s.kind}:${s.qname}`).sort();
-  assert.deepEqual(kinds(init), ['index:invoices_account_idx', 'table:accounts', 'table:audit_log', 'table:events', 'table:invoices', 'table:orders', 'table:settings', 'view:account_totals']);
+  assert.deepEqual(kinds(init), ['index:accounts_email_idx', 'index:invoices_account_idx', 'table:accounts', 'table:audit_log', 'table:events', 'table:invoices', 'table:orders', 'table:settings', 'view:account_totals']);
   assert.deepEqual(kinds(security), ['function:order_count', 'grant:grant.accounts.app_reader', 'grant:grant.invoices.public', 'policy:accounts.accounts_owner', 'policy:orders.orders_read']);
   const events = init!.symbols.find((s) => s.qname === 'events')!;
   assert.equal(events.extra?.primary_key, false);
@@ -37,7 +37,33 @@ test('queries in code: tables read and written, filtered columns, interpolation 
     { fn: 'listInvoices', reads: ['invoices'], writes: [], columns: ['account_id'], injection: undefined },
     { fn: 'addOrder', reads: [], writes: ['orders'], columns: [], injection: undefined },
     { fn: 'firstAccounts', reads: ['accounts'], writes: [], columns: [], injection: undefined },
+    { fn: 'bigOrders', reads: ['orders'], writes: [], columns: ['total'], injection: undefined },
+    { fn: 'accountByEmailCi', reads: ['accounts'], writes: [], columns: ['email'], injection: undefined },
+    { fn: 'accountByEmail', reads: ['accounts'], writes: [], columns: ['email'], injection: undefined },
   ]);
+});
+
+test('each query\'s statement checks are on its symbol as sql_checks, one L<line> line each (audit_sql reads them)', async () => {
+  const [, , code] = await facts();
+  const checks = (name: string) => code!.symbols.find((s) => s.name === name)!.extra?.sql_checks;
+  assert.equal(checks('bigOrders'), 'L34 filter orders total');
+  assert.equal(checks('accountByEmailCi'), 'L39 non_sargable accounts email lower(email)');
+  assert.equal(checks('accountByEmail'), 'L44 filter accounts email');
+  assert.equal(checks('addOrder'), undefined, 'an INSERT compares nothing');
+  const ts = `async function f(db, t: string) {
+  await db.query("SELECT o.id FROM orders o JOIN accounts a ON a.id = o.account_id WHERE a.email LIKE '%' || $1 AND upper(o.note) = $2 AND o.total > 1 AND o.status = 'x'", [t]);
+  await db.query('SELECT id FROM users u, teams t WHERE name = $1', [t]);
+}`;
+  const f = await extractFileFacts({ path: 'q.ts', source: ts, language: 'typescript' });
+  assert.deepEqual(String(f.symbols.find((s) => s.name === 'f')!.extra?.sql_checks).split('\n'), [
+    'L2 filter accounts id',
+    'L2 filter orders account_id,total,status',
+    'L2 leading_wildcard accounts email %',
+    'L2 non_sargable orders note upper(note)',
+  ], 'an unqualified column of a two-table statement (name) is nobody\'s');
+  const go = 'package p\nfunc F(db *sql.DB, n string) { db.Query("SELECT id FROM users WHERE lower(name) = $1", n) }\n';
+  const g = await extractFileFacts({ path: 'q.go', source: go, language: 'go' });
+  assert.equal(g.symbols.find((s) => s.name === 'F')!.extra?.sql_checks, 'L2 non_sargable users name lower(name)');
 });
 
 test('tagged templates bind parameters; $queryRawUnsafe and concatenation splice; Python f-strings too', async () => {
@@ -60,7 +86,7 @@ test('linking: defines, references (foreign keys), indexes, secured_by, reads_fr
   const g = linkGraph(await facts(), buildProjectContext({}));
   const rel = (r: string) => g.links.filter((l) => l.relation === r).map((l) => `${l.source.split('#')[1] ?? l.source} -> ${l.target.split('#')[1] ?? l.target}`).sort();
   assert.deepEqual(rel('secured_by'), ['accounts -> accounts.accounts_owner', 'accounts -> migrations/002_security.sql', 'audit_log -> migrations/002_security.sql', 'orders -> migrations/002_security.sql', 'orders -> orders.orders_read']);
-  assert.deepEqual(rel('indexes'), ['invoices_account_idx -> invoices']);
+  assert.deepEqual(rel('indexes'), ['accounts_email_idx -> accounts', 'invoices_account_idx -> invoices']);
   assert.ok(rel('references').includes('orders -> accounts') && rel('references').includes('grant.invoices.public -> invoices'));
   assert.equal(rel('defines').length, 7);
   assert.deepEqual(rel('writes_to'), ['addOrder -> orders']);

@@ -18,8 +18,11 @@ test('every planted SQL problem is found once, and no clean twin', async () => {
   const got = findings.map((f) => `${f.rule_id} ${f.location}`).sort();
   assert.deepEqual(got, [
     'grant_public sql/migrations/002_security.sql:L11',
+    'leading_wildcard sql/src/search.py:L3',
+    'missing_filter_index sql/src/orders.ts:L34',
     'missing_fk_index sql/migrations/001_init.sql:L7',
     'missing_primary_key sql/migrations/001_init.sql:L26',
+    'non_sargable sql/src/orders.ts:L39',
     'rls_missing sql/migrations/001_init.sql:L13',
     'rls_no_policy sql/migrations/001_init.sql:L20',
     'rls_partial sql/migrations/001_init.sql:L7',
@@ -39,8 +42,16 @@ test('every planted SQL problem is found once, and no clean twin', async () => {
   assert.match(findings.find((f) => f.rule_id === 'rls_partial')!.title, /cover select but not insert, update, delete/);
   // RLS is on for orders, so the uncovered commands are denied (fail-closed): low, not high.
   assert.equal(findings.find((f) => f.rule_id === 'rls_partial')!.severity, 'low');
+  // The per-query checks extraction recorded on the querying symbols (sql_checks); their twins (an
+  // indexed filter, the bare indexed column, a trailing-% LIKE) are clean, and the filter on the
+  // unindexed foreign key orders.account_id (OrderRepository.java) is missing_fk_index's alone.
+  const rule = (id: string) => findings.find((f) => f.rule_id === id)!;
+  assert.match(rule('missing_filter_index').title, /^No index on orders serves the filter on total \(bigOrders\)$/);
+  assert.equal(rule('missing_filter_index').severity, 'medium');
+  assert.match(rule('non_sargable').title, /^Predicate on lower\(email\) cannot use the index on accounts\.email \(accountByEmailCi\)$/);
+  assert.match(rule('leading_wildcard').title, /^LIKE '%' on accounts\.email starts with % \(search_accounts\)$/);
   const out = text(r);
-  assert.match(out, /^9 finding\(s\) \(3 critical, 2 high, 2 medium, 2 low\) over 6 table\(s\), 2 policy\(ies\), 3 table\(s\) with RLS\./);
+  assert.match(out, /^12 finding\(s\) \(3 critical, 2 high, 5 medium, 2 low\) over 6 table\(s\), 2 policy\(ies\), 3 table\(s\) with RLS\./);
   assert.match(out, /\[critical\] sql_injection @ sql\/src\/orders\.ts:L13 \(0\.80\)/);
   assert.match(out, /\n {4}fix: Pass the value as a bind parameter/);
 });
@@ -52,7 +63,7 @@ test('severity and limit cut the list; the text is terse without verbose', async
   const lines = one.split('\n');
   assert.equal(lines.length, 3, one);
   assert.match(lines[1]!, /^\[critical\] sql_injection/);
-  assert.equal(lines[2], '+8 more (raise limit, or verbose for all)');
+  assert.equal(lines[2], '+11 more (raise limit, or verbose for all)');
   assert.doesNotMatch(one, /fix:/);
   const bad = await server.client.callTool({ name: 'audit_sql', arguments: { severity: 'urgent' } });
   assert.equal(bad.isError, true);

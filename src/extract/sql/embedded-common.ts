@@ -10,6 +10,7 @@ import type { SymbolFact } from '../facts.ts';
 import type { SqlQueryFact } from './facts.ts';
 import { accessOf, loadPgParser, parsePg } from './pg-ast.ts';
 import { parseQuery } from './dialect.ts';
+import { checkStatement } from './statement-checks.ts';
 
 /**
  * A string literal that starts like a query (after quotes, whitespace, a parenthesis). Go and Java
@@ -147,24 +148,54 @@ export async function recordQuery(q: BuiltQuery, symbols: SymbolFact[], out: Sql
   const reads = new Set<string>(); const writes = new Set<string>(); const columns = new Set<string>();
   const add = (set: Set<string>, names: string[]) => { for (const x of names) if (!x.startsWith(HOLE_NAME)) set.add(x); };
   let selectStar = false;
+  const line = q.call.startPosition.row + 1;
+  const checks: string[] = [];
   for (const s of stmts) {
     const a = accessOf(s.stmt);
     add(reads, a.reads); add(writes, a.writes); add(columns, a.columns);
     selectStar ||= a.selectStar;
+    checks.push(...statementChecks(s.stmt, line));
   }
   if (reads.size + writes.size === 0) return;
-  const line = q.call.startPosition.row + 1;
   const injection = q.spliced.length && !q.bound ? q.spliced.join(', ') : undefined;
   const scope = scopeAt(symbols, line);
   // On the node too: the server keeps node attributes, not per-link ones (audit_sql reads these).
-  if (scope >= 0 && (injection || selectStar)) {
+  if (scope >= 0 && (injection || selectStar || checks.length)) {
     const s = symbols[scope]!;
-    s.extra = { ...s.extra, ...(injection && !s.extra?.sql_injection ? { sql_injection: `L${line} ${q.client}: ${injection}` } : {}), ...(selectStar ? { sql_select_star: `L${line}` } : {}) };
+    const prior = typeof s.extra?.sql_checks === 'string' ? s.extra.sql_checks.split('\n') : [];
+    const merged = [...new Set([...prior, ...checks])].join('\n');
+    s.extra = {
+      ...s.extra, ...(injection && !s.extra?.sql_injection ? { sql_injection: `L${line} ${q.client}: ${injection}` } : {}), ...(selectStar ? { sql_select_star: `L${line}` } : {}),
+      ...(merged ? { sql_checks: merged } : {}),
+    };
   }
   out.push({
     scope, line, reads: [...reads].sort(), writes: [...writes].sort(), columns: [...columns].sort(),
     ...(selectStar ? { selectStar } : {}), ...(injection ? { injection } : {}), client: q.client,
   });
+}
+
+/**
+ * A statement's raw checks for audit_sql (query/sql-audit.ts reads them against the schema), one
+ * line each, starting with `L<line>`: `L7 filter <table> <col,col>` (columns compared directly in
+ * WHERE / ON, by table), `L7 non_sargable <table|-> <column> <expr>`, `L7 leading_wildcard <table|-> <column> <pattern>`.
+ * Unqualified columns of a multi-table statement are left out (no schema here to say whose they are).
+ */
+export function statementChecks(stmt: Record<string, any>, line: number): string[] {
+  const shape = checkStatement(stmt);
+  const out: string[] = [];
+  const byTable = new Map<string, string[]>();
+  const flat = (x: string): string => x.replace(/\s+/g, ' ');
+  for (const f of shape.filters) {
+    if (!f.table || f.table.startsWith(HOLE_NAME) || f.column.startsWith(HOLE_NAME)) continue;
+    (byTable.get(f.table) ?? byTable.set(f.table, []).get(f.table)!).push(f.column);
+  }
+  for (const [t, cols] of byTable) out.push(`L${line} filter ${t} ${cols.join(',')}`);
+  for (const i of shape.issues) {
+    if (i.kind === 'no_where' || i.use.table?.startsWith(HOLE_NAME)) continue;
+    out.push(`L${line} ${i.kind} ${i.use.table ?? '-'} ${i.use.column} ${flat(i.kind === 'non_sargable' ? i.expr : i.pattern)}`);
+  }
+  return out;
 }
 
 /** The callee as written, or just the method when that is long (a chained builder). */
