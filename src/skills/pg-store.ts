@@ -140,6 +140,42 @@ export class PgSkillStore implements SkillStore {
     }
   }
 
+  async put(meta: SkillMeta, texts: ReadonlyMap<TextSlot, string>): Promise<boolean> {
+    checkText('copy the skill', { description: meta.description, note: meta.note, ...Object.fromEntries(texts) });
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      unavailable('copy the skill', this.location, err, 'the skill library');
+    }
+    const dropped = () => {};
+    client.on('error', dropped);
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ id: number }>(
+        `INSERT INTO skills (team, scope, project_key, name, description, status, note, taught_by, created, updated, instructions, approved)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (team, scope, project_key, name) DO NOTHING RETURNING id`,
+        [this.team, meta.scope, this.keyOf(meta), meta.name, meta.description, meta.status, meta.note, meta.taughtBy ?? '', meta.created, meta.updated, texts.get('instructions') ?? '', texts.get('approved') ?? null],
+      );
+      if (!rows[0]) {
+        await client.query('ROLLBACK');
+        return false;
+      }
+      for (const r of meta.revisions) {
+        await client.query('INSERT INTO skill_revisions (skill_id, rev, at, note, body) VALUES ($1, $2, $3, $4, $5)', [rows[0].id, Number(r.id.slice(1)), r.at, r.note, texts.get(r.id as TextSlot) ?? '']);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      unavailable('copy the skill', this.location, err, 'the skill library');
+    } finally {
+      client.off('error', dropped);
+      client.release();
+    }
+    this.saveInstalled(meta);
+    return true;
+  }
+
   async close(): Promise<void> {
     await this.pool.end().catch(() => {});
   }

@@ -84,6 +84,12 @@ export interface SkillStore {
    * (two sessions revising at once cannot both take the same revision id). Null when it is gone.
    */
   update<T>(ref: SkillRef, fn: (meta: SkillMeta, text: (slot: TextSlot) => Promise<string | null>) => Promise<SkillChange<T>>): Promise<T | null>;
+  /**
+   * Writes a whole skill as it is (data migrate): its metadata (status, who taught it, timestamps,
+   * revisions, this machine's installation record) and texts (`instructions`, `approved`, each `rN`).
+   * False, writing nothing, when a skill of that name is already in its scope.
+   */
+  put(meta: SkillMeta, texts: ReadonlyMap<TextSlot, string>): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -155,6 +161,17 @@ export class FileSkillStore implements SkillStore {
     } finally {
       release();
     }
+  }
+
+  async put(meta: SkillMeta, texts: ReadonlyMap<TextSlot, string>): Promise<boolean> {
+    try {
+      await this.create(meta, texts.get('instructions') ?? '');
+    } catch (err) {
+      if (err instanceof SkillExistsError) return false;
+      throw err;
+    }
+    for (const [slot, body] of texts) if (slot !== 'instructions') writeFileAtomic(this.fileOf(meta, slot), body);
+    return true;
   }
 
   async close(): Promise<void> {}

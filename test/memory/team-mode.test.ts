@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMemoryBackend } from '../../src/memory/database.ts';
 import { MemoryStore } from '../../src/memory/store.ts';
+import { SkillLibrary } from '../../src/skills/library.ts';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
 import { runCli, ServeChild, twoProjectSetup } from './mcp-child.ts';
 
@@ -62,16 +63,40 @@ test('data migrate --to postgres copies SQLite memory with its supersedes chain;
     local.close();
     const url = cluster!.createDatabase('migrate_to');
     const env = s.env(s.repoA);
+    // Skills taught on this machine before team mode: one approved (installed here) then revised, one global pending.
+    const lib = new SkillLibrary(env);
+    await lib.teach({ name: 'deploy-check', description: 'Checks before a deploy', instructions: 'Run the tests.\n', scope: 'project', project: s.repoA, note: 'asked twice' });
+    const installed = await lib.approve('deploy-check', s.repoA);
+    await lib.revise({ name: 'deploy-check', instructions: 'Run the tests, then the smoke suite.\n', note: 'smoke suite added', project: s.repoA });
+    await lib.teach({ name: 'tidy-imports', description: 'Sort imports', instructions: 'Sort them.\n', scope: 'global', project: null, note: 'style' });
+    const skillsHere = JSON.parse((await runCli(['skills', 'list', '--json'], env, s.repoA)).stdout) as Array<Record<string, unknown>>;
+    assert.equal(skillsHere.length, 2);
     const bad = await runCli(['data', 'migrate', '--to', 'mysql://x@y/z'], env, s.repoA);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /only postgres:\/\/ \(or postgresql:\/\/\) URLs are supported/);
     const migrated = await runCli(['data', 'migrate', '--to', url], env, s.repoA);
     assert.equal(migrated.code, 0, migrated.stderr);
-    assert.match(migrated.stdout, /Migrated 3 memories from .*memory\.db to postgres:\/\/synaptic@127\.0\.0\.1:\d+\/migrate_to/);
+    assert.match(migrated.stdout, /Migrated 3 memories and 2 skills from .*memory\.db to postgres:\/\/synaptic@127\.0\.0\.1:\d+\/migrate_to/);
+    assert.match(migrated.stdout, /No SKILL\.md was installed/);
     const again = await runCli(['data', 'migrate', '--to', url], env, s.repoA);
-    assert.match(again.stdout, /Migrated 0 memories .*\(3 already there, skipped\)/);
+    assert.match(again.stdout, /Migrated 0 memories and 0 skills .*\(3 memories and 2 skills already there, skipped\)/);
 
     const team = { ...env, SYNAPTIC_DATABASE_URL: url };
+    // Another machine (its own data dir) in team mode lists and shows the skills as taught, revision included, not installed there.
+    const machineB = { ...team, SYNAPTIC_DATA_DIR: join(s.dir, 'data2') };
+    const listedB = JSON.parse((await runCli(['skills', 'list', '--json'], machineB, s.repoA)).stdout) as Array<Record<string, unknown>>;
+    const strip = (m: Record<string, unknown>): Record<string, unknown> => ({ ...m, installed: null });
+    assert.deepEqual(listedB.map(strip).sort((a, b) => String(a.name).localeCompare(String(b.name))), skillsHere.map(strip).sort((a, b) => String(a.name).localeCompare(String(b.name))));
+    assert.ok(listedB.every((m) => m.installed === null), 'migrate installs nothing on another machine');
+    const deploy = listedB.find((m) => m.name === 'deploy-check')!;
+    assert.equal(deploy.status, 'pending');
+    assert.deepEqual((deploy.revisions as Array<{ id: string; note: string }>).map((r) => [r.id, r.note]), [['r1', 'smoke suite added']]);
+    const shown = await runCli(['skills', 'show', 'deploy-check'], machineB, s.repoA);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /Run the tests, then the smoke suite\./);
+    assert.equal((await runCli(['skills', 'show', 'deploy-check', '--revision', 'r1'], machineB, s.repoA)).stdout, 'Run the tests.\n');
+    const listedA = JSON.parse((await runCli(['skills', 'list', '--json'], team, s.repoA)).stdout) as Array<{ name: string; installed: { path: string } | null }>;
+    assert.equal(listedA.find((m) => m.name === 'deploy-check')!.installed?.path, installed.path, 'this machine keeps its installation record');
     const recalled = await runCli(['memory', 'list', '--json'], team, s.repoA);
     assert.deepEqual((JSON.parse(recalled.stdout) as Array<{ body: string }>).map((m) => m.body), ['Review every migration.', 'Indent with two spaces.']);
     const file = join(s.dir, 'team.jsonl');
@@ -102,7 +127,17 @@ test('data migrate --to postgres copies SQLite memory with its supersedes chain;
     const fresh = { ...team, SYNAPTIC_DATA_DIR: join(s.dir, 'data2') };
     const back = await runCli(['data', 'migrate', '--to', 'sqlite'], fresh, s.repoA);
     assert.equal(back.code, 0, back.stderr);
-    assert.match(back.stdout, /Migrated 3 memories from postgres:.* to .*data2\/memory\.db/);
+    assert.match(back.stdout, /Migrated 3 memories and 2 skills from postgres:.* to .*data2\/memory\.db/);
+    const offline = { ...env, SYNAPTIC_DATA_DIR: join(s.dir, 'data2') };
+    const listedFiles = JSON.parse((await runCli(['skills', 'list', '--json'], offline, s.repoA)).stdout) as Array<Record<string, unknown>>;
+    assert.deepEqual(listedFiles.map(strip).sort((a, b) => String(a.name).localeCompare(String(b.name))), skillsHere.map(strip).sort((a, b) => String(a.name).localeCompare(String(b.name))));
+    assert.equal((await runCli(['skills', 'show', 'deploy-check', '--revision', 'r1'], offline, s.repoA)).stdout, 'Run the tests.\n');
+    const backAgain = await runCli(['data', 'migrate', '--to', 'sqlite'], fresh, s.repoA);
+    assert.match(backAgain.stdout, /Migrated 0 memories and 0 skills .*\(3 memories and 2 skills already there, skipped\)/);
+    // The approved text travelled both ways: rejecting the pending revision rolls back to it.
+    const rejected = await runCli(['skills', 'reject', 'deploy-check'], offline, s.repoA);
+    assert.match(rejected.stdout, /the approved text stays/, rejected.stderr);
+    assert.match((await runCli(['skills', 'show', 'deploy-check'], offline, s.repoA)).stdout, /Run the tests\.\n/);
   } finally {
     s.cleanup();
   }

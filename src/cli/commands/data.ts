@@ -1,12 +1,16 @@
 import { UsageError, type Command } from '../command.ts';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { jsonWithoutInvisible } from '../../graph/sanitize.ts';
 import { backupDatabase, restoreDatabase } from '../../memory/backup.ts';
 import type { MemoryBackend } from '../../memory/backend.ts';
-import { checkDatabaseUrl, databaseUrl, openMemoryBackend } from '../../memory/database.ts';
+import { checkDatabaseUrl, databaseUrl, openMemoryBackend, teamName } from '../../memory/database.ts';
+import { projectKey } from '../../memory/identity.ts';
 import { redactUrl } from '../../memory/pg/connect.ts';
 import { dataDir } from '../../memory/paths.ts';
 import type { MemoryRecord } from '../../memory/types.ts';
+import { projectRoot } from '../../skills/paths.ts';
+import { FileSkillStore, type SkillMeta, type SkillStore, type TextSlot } from '../../skills/store.ts';
 import { parseRecords } from './memory.ts';
 
 const USAGE = `Usage: synaptic data <backup|restore|export|import|migrate> ...
@@ -19,9 +23,13 @@ const USAGE = `Usage: synaptic data <backup|restore|export|import|migrate> ...
   synaptic data import [FILE]    JSON lines from FILE (or stdin): new ids, supersedes chains remapped,
                                  memories already present skipped
   synaptic data migrate --to postgres://USER@HOST/DB
-                                 copy the local SQLite memory into the team database (SYNAPTIC_TEAM)
+                                 copy the local SQLite memory and this machine's skill library (texts,
+                                 revisions, status) into the team database (SYNAPTIC_TEAM)
   synaptic data migrate --to sqlite
-                                 copy the team database's memory into the local SQLite file
+                                 copy the team database's memory and skills into the local files (a
+                                 project's skills when run in a clone of it, or its key is a path)
+migrate skips memories and skills already there, and installs no SKILL.md: each machine keeps its
+own installations (synaptic skills approve NAME installs the shared text on another machine).
 export and import use the configured store: the team database when SYNAPTIC_DATABASE_URL (or
 synaptic settings database) is set, else the local SQLite file.`;
 
@@ -65,6 +73,47 @@ async function exportTo(store: MemoryBackend, file: string | undefined): Promise
   return n;
 }
 
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Copies every skill (metadata, texts, revisions) from this machine's files into the team database, or
+ * back. The team database keys project skills by the project's portable key; this machine's files by
+ * the project's root here: a key is mapped back to the current project's root when it is that
+ * project's key (else, when it is a path, to that path); other projects' skills stay (`elsewhere`).
+ */
+async function migrateSkills(url: string, toFiles: boolean): Promise<{ copied: number; skipped: number; elsewhere: number }> {
+  const { PgSkillStore } = await import('../../skills/pg-store.ts');
+  const files = new FileSkillStore();
+  const database = await PgSkillStore.open({ url: checkDatabaseUrl(url), team: teamName(), env: process.env });
+  try {
+    const [from, to]: [SkillStore, SkillStore] = toFiles ? [database, files] : [files, database];
+    const here = toFiles ? projectRoot(realpathSync(process.cwd())) : null;
+    const out = { copied: 0, skipped: 0, elsewhere: 0 };
+    for (const meta of await from.list()) {
+      let copy: SkillMeta = meta;
+      if (toFiles && meta.scope === 'project') {
+        const key = meta.project!;
+        const root = here !== null && projectKey(here) === key ? here : isAbsolute(key) ? key : null;
+        if (root === null) {
+          out.elsewhere++;
+          continue;
+        }
+        copy = { ...meta, project: root };
+      }
+      const texts = new Map<TextSlot, string>();
+      for (const slot of ['instructions', 'approved', ...meta.revisions.map((r) => r.id)] as TextSlot[]) {
+        const body = await from.text(meta, slot);
+        if (body !== null) texts.set(slot, body);
+      }
+      if (await to.put(copy, texts)) out.copied++;
+      else out.skipped++;
+    }
+    return out;
+  } finally {
+    await database.close();
+  }
+}
+
 async function collect(store: MemoryBackend): Promise<MemoryRecord[]> {
   const all: MemoryRecord[] = [];
   for await (const m of store.exportAll()) all.push(m);
@@ -86,8 +135,16 @@ async function transfer(argv: string[]): Promise<number> {
       const to = await openMemoryBackend({ url: toSqlite ? null : checkDatabaseUrl(rest[1]!) });
       try {
         const r = await to.importRecords(records);
+        const skills = await migrateSkills(toSqlite ? team! : rest[1]!, toSqlite);
         const where = toSqlite ? to.location : redactUrl(rest[1]!);
-        process.stdout.write(`Migrated ${r.imported} memories from ${from.location} to ${where}${r.skipped ? ` (${r.skipped} already there, skipped)` : ''}\n`);
+        const skipped = [r.skipped ? plural(r.skipped, 'memory', 'memories') : '', skills.skipped ? plural(skills.skipped, 'skill', 'skills') : ''].filter(Boolean).join(' and ');
+        process.stdout.write(
+          `Migrated ${plural(r.imported, 'memory', 'memories')} and ${plural(skills.copied, 'skill', 'skills')} from ${from.location} to ${where}${skipped ? ` (${skipped} already there, skipped)` : ''}\n`,
+        );
+        if (skills.elsewhere) {
+          process.stdout.write(`${plural(skills.elsewhere, 'skill', 'skills')} of other projects not copied: run synaptic data migrate --to sqlite in a clone of each project.\n`);
+        }
+        if (skills.copied) process.stdout.write('No SKILL.md was installed: each machine installs its own copy (synaptic skills approve NAME).\n');
         if (!toSqlite) process.stdout.write(`Set SYNAPTIC_DATABASE_URL=${redactUrl(rest[1]!)} (or synaptic settings database) for servers to use it.\n`);
       } finally {
         await to.close();
