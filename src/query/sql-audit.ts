@@ -2,12 +2,12 @@
  * SQL audit over the SQL-aware graph (extract/sql/, link/sql.ts): row-level-security gaps,
  * over-broad grants, likely injection, foreign keys without an index, tables without a primary
  * key, `SELECT *`, and the per-query checks extraction records on the querying symbol (`sql_checks`):
- * filters no index serves, non-sargable predicates, leading-% LIKE. Graph-only (no source read), one pass over nodes and links. Browser-safe.
+ * filters no index serves, non-sargable predicates, leading-% LIKE, N+1 queries. Graph-only (no source read), one pass over nodes and links. Browser-safe.
  */
 import type { GraphDocument } from '../graph/model.ts';
 import { isTestPath } from '../graph/test-paths.ts';
 import {
-  at, countLine, leadingWildcardFinding, nonSargableFinding, selectStarFinding, sortFindings, sqlSchemaOf, tableRlsFindings, unindexedFilterFinding,
+  at, countLine, leadingWildcardFinding, nonSargableFinding, nPlusOneFinding, selectStarFinding, sortFindings, sqlSchemaOf, tableRlsFindings, unindexedFilterFinding,
   type AuditGraph, type AuditReport, type SqlFinding, type SqlSchema,
 } from './sql-rules.ts';
 
@@ -94,7 +94,7 @@ export function auditSql(graph: AuditGraph): AuditReport {
   return { version: 1, summary, findings };
 }
 
-const CHECK = /^(L\d+) (filter|non_sargable|leading_wildcard) (\S+) (\S+)(?: (.*))?$/;
+const CHECK = /^(L\d+) (filter|non_sargable|leading_wildcard|n_plus_one) (\S+) (\S+)(?: (.*))?$/;
 
 /**
  * The findings of the per-query checks extraction recorded (extract/sql/embedded-common.ts
@@ -126,6 +126,7 @@ function queryCheckFindings(nodes: AuditGraph['nodes'], schema: SqlSchema, unind
       const key = `${kind} ${location} ${table}.${rest} ${tail}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      if (kind === 'n_plus_one') { out.push(nPlusOneFinding(table!.replace(/,/g, ', '), rest!.replace(/,/g, ', '), n.label, location)); continue; }
       const f = kind === 'non_sargable' ? nonSargableFinding(t, rest!, tail, schema, location) : leadingWildcardFinding(t, rest!, tail, location);
       if (f) out.push({ ...f, title: `${f.title} (${n.label})` });
     }

@@ -159,6 +159,15 @@ export function leadingWildcardFinding(table: string | undefined, column: string
   };
 }
 
+/** A query run once per row of another query (in a loop over its rows): one round trip per row. */
+export function nPlusOneFinding(inner: string, outer: string, where: string, location: string): SqlFinding {
+  return {
+    rule_id: 'n_plus_one', severity: 'medium', category: 'performance', title: `Query on ${inner} in a loop over the rows of a query on ${outer} (${where})`,
+    detail: `The query on ${inner} runs once per row the query on ${outer} returned: N+1 round trips to the database.`,
+    location, remediation: `Fetch the ${inner} rows in one query (a JOIN with ${outer}, or WHERE ... = ANY($1) / IN (...) over the collected keys), then match them in code.`, confidence: 0.7,
+  };
+}
+
 export function noWhereFinding(command: 'update' | 'delete', table: string, location: string): SqlFinding {
   return {
     rule_id: 'missing_where', severity: 'high', category: 'security', title: `${command.toUpperCase()} on ${table} without WHERE`,

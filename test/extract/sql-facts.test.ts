@@ -40,6 +40,10 @@ test('queries in code: tables read and written, filtered columns, interpolation 
     { fn: 'bigOrders', reads: ['orders'], writes: [], columns: ['total'], injection: undefined },
     { fn: 'accountByEmailCi', reads: ['accounts'], writes: [], columns: ['email'], injection: undefined },
     { fn: 'accountByEmail', reads: ['accounts'], writes: [], columns: ['email'], injection: undefined },
+    { fn: 'invoicesPerAccount', reads: ['accounts'], writes: [], columns: [], injection: undefined },
+    { fn: 'invoicesPerAccount', reads: ['invoices'], writes: [], columns: ['account_id'], injection: undefined },
+    { fn: 'invoicesOfAccounts', reads: ['accounts'], writes: [], columns: [], injection: undefined },
+    { fn: 'invoicesOfAccounts', reads: ['invoices'], writes: [], columns: ['account_id'], injection: undefined },
   ]);
 });
 
@@ -50,6 +54,8 @@ test('each query\'s statement checks are on its symbol as sql_checks, one L<line
   assert.equal(checks('accountByEmailCi'), 'L39 non_sargable accounts email lower(email)');
   assert.equal(checks('accountByEmail'), 'L44 filter accounts email');
   assert.equal(checks('addOrder'), undefined, 'an INSERT compares nothing');
+  assert.equal(checks('invoicesPerAccount'), 'L50 filter invoices account_id\nL50 n_plus_one invoices accounts');
+  assert.equal(checks('invoicesOfAccounts'), 'L56 filter invoices account_id', 'one query over the collected keys: no N+1');
   const ts = `async function f(db, t: string) {
   await db.query("SELECT o.id FROM orders o JOIN accounts a ON a.id = o.account_id WHERE a.email LIKE '%' || $1 AND upper(o.note) = $2 AND o.total > 1 AND o.status = 'x'", [t]);
   await db.query('SELECT id FROM users u, teams t WHERE name = $1', [t]);

@@ -22,6 +22,7 @@ test('every planted SQL problem is found once, and no clean twin', async () => {
     'missing_filter_index sql/src/orders.ts:L34',
     'missing_fk_index sql/migrations/001_init.sql:L7',
     'missing_primary_key sql/migrations/001_init.sql:L26',
+    'n_plus_one sql/src/orders.ts:L50',
     'non_sargable sql/src/orders.ts:L39',
     'rls_missing sql/migrations/001_init.sql:L13',
     'rls_no_policy sql/migrations/001_init.sql:L20',
@@ -50,8 +51,10 @@ test('every planted SQL problem is found once, and no clean twin', async () => {
   assert.equal(rule('missing_filter_index').severity, 'medium');
   assert.match(rule('non_sargable').title, /^Predicate on lower\(email\) cannot use the index on accounts\.email \(accountByEmailCi\)$/);
   assert.match(rule('leading_wildcard').title, /^LIKE '%' on accounts\.email starts with % \(search_accounts\)$/);
+  assert.match(rule('n_plus_one').title, /^Query on invoices in a loop over the rows of a query on accounts \(invoicesPerAccount\)$/);
+  assert.equal(rule('n_plus_one').severity, 'medium');
   const out = text(r);
-  assert.match(out, /^12 finding\(s\) \(3 critical, 2 high, 5 medium, 2 low\) over 6 table\(s\), 2 policy\(ies\), 3 table\(s\) with RLS\./);
+  assert.match(out, /^13 finding\(s\) \(3 critical, 2 high, 6 medium, 2 low\) over 6 table\(s\), 2 policy\(ies\), 3 table\(s\) with RLS\./);
   assert.match(out, /\[critical\] sql_injection @ sql\/src\/orders\.ts:L13 \(0\.80\)/);
   assert.match(out, /\n {4}fix: Pass the value as a bind parameter/);
 });
@@ -63,7 +66,7 @@ test('severity and limit cut the list; the text is terse without verbose', async
   const lines = one.split('\n');
   assert.equal(lines.length, 3, one);
   assert.match(lines[1]!, /^\[critical\] sql_injection/);
-  assert.equal(lines[2], '+11 more (raise limit, or verbose for all)');
+  assert.equal(lines[2], '+12 more (raise limit, or verbose for all)');
   assert.doesNotMatch(one, /fix:/);
   const bad = await server.client.callTool({ name: 'audit_sql', arguments: { severity: 'urgent' } });
   assert.equal(bad.isError, true);

@@ -15,6 +15,7 @@ import type { SqlQueryFact } from './facts.ts';
 import { CONSTANT_NAME, clientName, printf, recordQuery, SqlText } from './embedded-common.ts';
 import { embeddedGoSql } from './embedded-go.ts';
 import { embeddedJavaSql } from './embedded-java.ts';
+import { nPlusOne, type ReadCall } from './n-plus-one.ts';
 
 const METHODS = new Set(['query', 'execute', 'executemany', 'exec', 'prepare', 'raw', 'unsafe', 'text',
   '$queryRaw', '$queryRawUnsafe', '$executeRaw', '$executeRawUnsafe']);
@@ -28,6 +29,7 @@ export async function embeddedSql(root: Node, source: string, language: Language
   if (!py && language !== 'typescript' && language !== 'tsx' && language !== 'javascript') return [];
   if (!MENTIONS.test(source)) return [];
   const out: SqlQueryFact[] = [];
+  const read: (ReadCall & { fact: SqlQueryFact })[] = [];
   for (const call of root.descendantsOfType(py ? 'call' : 'call_expression')) {
     if (!call) continue;
     const fn = call.childForFieldName('function');
@@ -42,7 +44,18 @@ export async function embeddedSql(root: Node, source: string, language: Language
     const sql = sqlText(arg, py, text);
     if (sql === null) continue;
     const unsafeCall = method.endsWith('Unsafe') || method === 'unsafe';
+    const before = out.length;
     await recordQuery({ call, client: clientName(fn.text, method), method, sql: text.finish(sql), spliced: text.spliced, bound: tagged && !unsafeCall }, symbols, out);
+    const fact = out[before];
+    if (fact) read.push({ call, tables: [...new Set([...fact.writes, ...fact.reads])], fact });
+  }
+  // N+1: a query in a loop over another query's rows, kept with the statement checks (audit_sql reads them).
+  for (const { inner, outer } of read.length > 1 ? nPlusOne(read) : []) {
+    const s = symbols[(inner as (typeof read)[number]).fact.scope];
+    if (!s) continue;
+    const entry = `L${inner.call.startPosition.row + 1} n_plus_one ${inner.tables.join(',')} ${outer.tables.join(',')}`;
+    const prior = typeof s.extra?.sql_checks === 'string' ? s.extra.sql_checks + '\n' : '';
+    s.extra = { ...s.extra, sql_checks: prior + entry };
   }
   return out;
 }

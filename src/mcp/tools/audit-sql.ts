@@ -20,7 +20,7 @@ export function createAuditSqlTool(ctx: GraphToolContext): ToolDefinition<typeof
   return {
     name: 'audit_sql',
     title: 'SQL audit',
-    description: 'Audit SQL migrations and queries in code: RLS gaps, over-broad grants, likely injection, unindexed foreign keys/filters, non-sargable predicates, missing primary keys, SELECT *.',
+    description: 'Audit SQL migrations and queries in code: RLS gaps, over-broad grants, likely injection, missing indexes, non-sargable filters, N+1, missing primary keys, SELECT *.',
     inputSchema: input,
     outputSchema: output,
     annotations: READ_ONLY,
