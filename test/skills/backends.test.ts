@@ -170,6 +170,20 @@ for (const backend of backends) {
       }
       assert.equal(await lib.instructions(await lib.find('deploy-steps', sb.project)), '1. test\n2. build');
     });
+    test('put() writes a whole skill as it is (data migrate), and writes nothing for a name already in its scope', async () => {
+      await teach();
+      await lib.revise({ name: 'run-tests', instructions: 'v2\n', note: 'shorter', project: sb.project });
+      const full = await lib.find('run-tests', sb.project);
+      const copy = { ...full, name: 'run-tests-copy', created: 100, updated: 200, taughtBy: 'ann@laptop' };
+      const texts = new Map([['instructions', 'v2\n'], ['approved', 'old approved\n'], ['r1', 'v1\n']] as const);
+      assert.equal(await lib.store.put(copy, texts), true);
+      const got = await lib.find('run-tests-copy', sb.project);
+      assert.deepEqual([got.status, got.created, got.updated, got.taughtBy, got.revisions], ['pending', 100, 200, 'ann@laptop', full.revisions]);
+      assert.deepEqual(await Promise.all((['instructions', 'approved', 'r1'] as const).map((slot) => lib.store.text(got, slot))), ['v2\n', 'old approved\n', 'v1\n']);
+      assert.equal(await lib.store.put({ ...copy, description: 'changed' }, new Map([['instructions', 'other\n']])), false);
+      assert.equal((await lib.find('run-tests-copy', sb.project)).description, full.description, 'the existing skill is untouched');
+      assert.equal(await lib.store.text(got, 'instructions'), 'v2\n');
+    });
   });
 }
 
