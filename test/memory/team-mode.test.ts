@@ -3,9 +3,10 @@
 // data export / import / migrate between SQLite and PostgreSQL.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMemoryBackend } from '../../src/memory/database.ts';
+import { clearProjectKeys } from '../../src/memory/identity.ts';
 import { MemoryStore } from '../../src/memory/store.ts';
 import { SkillLibrary } from '../../src/skills/library.ts';
 import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
@@ -138,6 +139,20 @@ test('data migrate --to postgres copies SQLite memory with its supersedes chain;
     const rejected = await runCli(['skills', 'reject', 'deploy-check'], offline, s.repoA);
     assert.match(rejected.stdout, /the approved text stays/, rejected.stderr);
     assert.match((await runCli(['skills', 'show', 'deploy-check'], offline, s.repoA)).stdout, /Run the tests\.\n/);
+
+    // A project keyed by its git remote: its skills go back into the files only from a clone of it.
+    writeFileSync(join(s.repoB, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:acme/beta.git\n');
+    clearProjectKeys();
+    const teamLib = await SkillLibrary.open({ ...team, SYNAPTIC_DATA_DIR: join(s.dir, 'data3') });
+    await teamLib.teach({ name: 'beta-only', description: 'Beta release steps', instructions: 'Tag it.\n', scope: 'project', project: s.repoB, note: 'n' });
+    await teamLib.close();
+    const third = { ...team, SYNAPTIC_DATA_DIR: join(s.dir, 'data3') };
+    const fromA = await runCli(['data', 'migrate', '--to', 'sqlite'], third, s.repoA);
+    assert.match(fromA.stdout, /Migrated 3 memories and 2 skills .*\n1 skill of other projects not copied: run synaptic data migrate --to sqlite in a clone of each project/);
+    const fromB = await runCli(['data', 'migrate', '--to', 'sqlite'], third, s.repoB);
+    assert.match(fromB.stdout, /Migrated 0 memories and 1 skill .*\(3 memories and 2 skills already there, skipped\)/);
+    const betaFiles = JSON.parse((await runCli(['skills', 'list', '--json'], { ...env, SYNAPTIC_DATA_DIR: join(s.dir, 'data3') }, s.repoB)).stdout) as Array<{ name: string; project: string }>;
+    assert.equal(betaFiles.find((m) => m.name === 'beta-only')?.project, s.repoB, 'keyed by the project root on this machine');
   } finally {
     s.cleanup();
   }
