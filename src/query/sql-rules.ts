@@ -48,8 +48,30 @@ export interface SqlSchema {
   /** Tables with row-level security enabled. */
   rls: Set<GraphNode>;
   policies: Map<GraphNode, GraphNode[]>;
-  /** Table -> a code symbol that reads or writes it. */
+  /** Table -> a code symbol that reads or writes it (one that request handlers reach, when one does). */
   accessed: Map<GraphNode, GraphNode>;
+  /** Request handlers in the graph (targets of `handled_by`); 0 when the project serves no HTTP routes we recognize. */
+  handlers: number;
+  /** Table -> the request handler whose calls reach a symbol that queries it. */
+  fromHandler: Map<GraphNode, GraphNode>;
+}
+
+/** How far (in calls) from a request handler a query still counts as request code. */
+const HANDLER_DEPTH = 8;
+
+/** Symbols reachable from each request handler through `calls` (the first handler that reaches each wins). */
+function reachedFromHandlers(graph: AuditGraph, handlers: number[]): Map<number, number> {
+  const calls = new Map<number, number[]>();
+  for (const e of graph.edges) if (e.relation === 'calls' && e.source >= 0 && e.target >= 0) (calls.get(e.source) ?? calls.set(e.source, []).get(e.source)!).push(e.target);
+  const by = new Map<number, number>();
+  let frontier: number[] = [];
+  for (const h of handlers) if (!by.has(h)) { by.set(h, h); frontier.push(h); }
+  for (let depth = 0; depth < HANDLER_DEPTH && frontier.length; depth++) {
+    const next: number[] = [];
+    for (const v of frontier) for (const w of calls.get(v) ?? []) if (!by.has(w)) { by.set(w, by.get(v)!); next.push(w); }
+    frontier = next;
+  }
+  return by;
 }
 
 const TABLE_KINDS = new Set(['table', 'view']);
@@ -62,7 +84,9 @@ const addTo = (m: Map<string, Set<string>>, key: string, value: string): void =>
 /** One pass over the graph's nodes and SQL edges. */
 export function sqlSchemaOf(graph: AuditGraph): SqlSchema {
   const nodes = graph.nodes;
-  const s: SqlSchema = { tables: new Map(), tableNodes: [], indexed: new Map(), exprIndexed: new Map(), primaryKeyed: new Set(), rls: new Set(), policies: new Map(), accessed: new Map() };
+  const s: SqlSchema = { tables: new Map(), tableNodes: [], indexed: new Map(), exprIndexed: new Map(), primaryKeyed: new Set(), rls: new Set(), policies: new Map(), accessed: new Map(), handlers: 0, fromHandler: new Map() };
+  const handlers: number[] = [];
+  const queries: { source: number; target: GraphNode }[] = [];
   for (const e of graph.edges) {
     const source = nodes[e.source];
     const target = nodes[e.target];
@@ -70,7 +94,20 @@ export function sqlSchemaOf(graph: AuditGraph): SqlSchema {
     if (e.relation === 'secured_by') {
       if (target.kind === 'file') s.rls.add(source);
       else if (target.kind === 'policy') (s.policies.get(source) ?? s.policies.set(source, []).get(source)!).push(target);
-    } else if ((e.relation === 'reads_from' || e.relation === 'writes_to') && source.language !== 'sql' && !s.accessed.has(target)) s.accessed.set(target, source);
+    } else if ((e.relation === 'reads_from' || e.relation === 'writes_to') && source.language !== 'sql') {
+      if (!s.accessed.has(target)) s.accessed.set(target, source);
+      queries.push({ source: e.source, target });
+    } else if (e.relation === 'handled_by') handlers.push(e.target);
+  }
+  s.handlers = new Set(handlers).size;
+  if (s.handlers > 0 && queries.length > 0) {
+    const reached = reachedFromHandlers(graph, handlers);
+    for (const q of queries) {
+      const h = reached.get(q.source);
+      if (h === undefined || s.fromHandler.has(q.target)) continue;
+      s.fromHandler.set(q.target, nodes[h]!);
+      s.accessed.set(q.target, nodes[q.source]!);
+    }
   }
   for (const n of nodes) {
     if (TABLE_KINDS.has(n.kind)) {
@@ -124,9 +161,14 @@ export function tableRlsFindings(t: GraphNode, schema: SqlSchema, accessor: stri
       });
     }
   } else if (!on && schema.rls.size > 0 && accessor && t.kind === 'table') {
+    // Request code is what RLS guards against: with routes in the graph, only a table a handler's
+    // calls reach counts; without any, every code query does (the graph cannot tell them apart).
+    const handler = schema.fromHandler.get(t);
+    if (schema.handlers > 0 && !handler && accessor !== 'this query') return out;
+    const via = handler ? `, reached from the request handler ${handler.label} (${at(handler.source_file, handler.source_location)})` : schema.handlers > 0 ? '' : ' (the graph has no HTTP routes, so any code query counts)';
     out.push({
-      rule_id: 'rls_missing', severity: 'high', category: 'security', title: `${name} is queried from code without row-level security`,
-      detail: `The project enables RLS on ${schema.rls.size} table(s), but not on ${name}, which ${accessor} queries.`,
+      rule_id: 'rls_missing', severity: 'high', category: 'security', title: `${name} is queried from ${handler ? 'request code' : 'code'} without row-level security`,
+      detail: `The project enables RLS on ${schema.rls.size} table(s), but not on ${name}, which ${accessor} queries${via}.`,
       location: loc, remediation: `Enable RLS on ${name} with policies, or record why it is intentionally shared.`, confidence: 0.6,
     });
   }

@@ -62,3 +62,14 @@ test('a primary key a later migration adds (another file) counts; without it the
   assert.deepEqual(await audit({ 'm/001.sql': create }), ['low missing_primary_key m/001.sql:L1']);
   assert.deepEqual(await audit({ 'm/001.sql': create, 'm/002.sql': 'ALTER TABLE settings ADD CONSTRAINT settings_pkey PRIMARY KEY (id);\n' }), []);
 });
+
+test('rls_missing: with HTTP routes in the graph, only tables their handlers reach through calls; without routes, any queried table', async () => {
+  const schema = 'CREATE TABLE secrets (id int PRIMARY KEY);\nALTER TABLE secrets ENABLE ROW LEVEL SECURITY;\nCREATE POLICY own ON secrets FOR ALL USING (true);\n' +
+    'CREATE TABLE users (id int PRIMARY KEY);\nCREATE TABLE audit_log (id int PRIMARY KEY);\n';
+  const code = (routes: string) => "import express from 'express';\nconst app = express();\n" + routes +
+    'export function listUsers(req: unknown, res: unknown) { return loadUsers(); }\n' +
+    "function loadUsers() { return pool.query('SELECT id FROM users'); }\n" +
+    "export function nightly() { return pool.query('SELECT id FROM audit_log'); }\n";
+  assert.deepEqual(await audit({ 'db/schema.sql': schema, 'src/app.ts': code("app.get('/users', listUsers);\n") }), ['high rls_missing db/schema.sql:L4']);
+  assert.deepEqual(await audit({ 'db/schema.sql': schema, 'src/app.ts': code('') }), ['high rls_missing db/schema.sql:L4', 'high rls_missing db/schema.sql:L5']);
+});

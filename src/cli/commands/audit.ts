@@ -13,7 +13,8 @@ export const auditCommand: Command = {
        synaptic audit readiness [--profile <p>] [--repo <tag>] [--severity <s>] [--limit <n>] [--verbose]
 
 sql: the MCP tool audit_sql over the SQL-aware graph (row-level-security gaps, over-broad grants,
-likely injection, unindexed foreign keys, missing primary keys, SELECT *).
+likely injection, unindexed foreign-key and filter columns, non-sargable filters, leading-% LIKE,
+N+1 queries, missing primary keys, SELECT *).
 readiness: the MCP tool readiness_audit (ranked likely blockers: not-implemented sentinels, stubs
 behind exported APIs, TODO/FIXME on reachable paths, generated code, missing lockfile/engines/
 license/CI), each with its impact. Source and metadata checks read the source root; without one
