@@ -4,6 +4,7 @@
 // (a throwaway cluster), synchronous_commit stays on: an immediate stop (a test of the database going
 // away) must not lose a commit the client saw.
 import { spawnSync } from 'node:child_process';
+import { after, before } from 'node:test';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -121,4 +122,23 @@ export async function startPgCluster(): Promise<PgCluster> {
     throw err;
   }
   return cluster;
+}
+
+/**
+ * One throwaway cluster for the tests of a file: started before them (unless PostgreSQL is missing:
+ * `skip` says why), destroyed after; `url(prefix)` creates a fresh database on it.
+ */
+export function clusterForFile(): { skip: string | null; cluster(): PgCluster; url(prefix: string): string } {
+  const skip = pgUnavailable();
+  let cluster: PgCluster | null = null;
+  let dbs = 0;
+  before(async () => {
+    if (!skip) cluster = await startPgCluster();
+  });
+  after(() => cluster?.destroy());
+  const started = (): PgCluster => {
+    if (!cluster) throw new Error('the PostgreSQL cluster is not running (skipped or not started yet)');
+    return cluster;
+  };
+  return { skip, cluster: started, url: (prefix) => started().createDatabase(`${prefix}${++dbs}`) };
 }

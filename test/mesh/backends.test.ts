@@ -5,23 +5,18 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { DatabaseUnavailableError } from '../../src/memory/pg/connect.ts';
 import { NameTakenError } from '../../src/mesh/errors.ts';
 import { Mesh } from '../../src/mesh/mesh.ts';
 import { PgMeshStore } from '../../src/mesh/pg-store.ts';
 import { SqliteMeshStore } from '../../src/mesh/sqlite-store.ts';
 import type { MeshStore } from '../../src/mesh/store.ts';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
+import { clusterForFile } from '../helpers/pg-cluster.ts';
 import { cli, MeshChild, percentile, sandbox } from './helpers.ts';
 
-const skipPg = pgUnavailable();
-let cluster: PgCluster | null = null;
-let dbs = 0;
-before(async () => {
-  if (!skipPg) cluster = await startPgCluster();
-});
-after(() => cluster?.destroy());
+const pg = clusterForFile();
+const skipPg = pg.skip;
 
 interface Backend {
   name: string;
@@ -47,7 +42,7 @@ const backends: Backend[] = [
     skip: skipPg ?? false,
     wakeP99Ms: 50,
     space() {
-      const url = cluster!.createDatabase(`mesh${++dbs}`);
+      const url = pg.url('mesh');
       return { open: (team?: string) => PgMeshStore.open({ url, team }), cleanup: () => {} };
     },
   },
@@ -184,7 +179,7 @@ for (const backend of backends) {
 
 describe('mesh on postgres only', { skip: skipPg ?? false }, () => {
   test('teams are separate in one database, and a stopped database is a clear error', async () => {
-    const url = cluster!.createDatabase(`meshteam${++dbs}`);
+    const url = pg.url('meshteam');
     const red = await PgMeshStore.open({ url, team: 'red' });
     const blue = await PgMeshStore.open({ url, team: 'blue' });
     const r = new Mesh({ store: red });
@@ -194,7 +189,7 @@ describe('mesh on postgres only', { skip: skipPg ?? false }, () => {
       await b.register('/p', 'same'); // another team: another namespace
       await r.offer('red work', '');
       assert.equal(await b.claim(), undefined);
-      cluster!.stop();
+      pg.cluster().stop();
       try {
         await assert.rejects(r.peers(), (err: Error) => {
           assert.ok(err instanceof DatabaseUnavailableError, String(err));
@@ -202,7 +197,7 @@ describe('mesh on postgres only', { skip: skipPg ?? false }, () => {
           return true;
         });
       } finally {
-        cluster!.start();
+        pg.cluster().start();
       }
       assert.equal((await r.claim())?.work.title, 'red work');
     } finally {
@@ -215,7 +210,7 @@ describe('mesh on postgres only', { skip: skipPg ?? false }, () => {
 });
 
 test('two machines in team mode (separate data dirs, clones at different paths of one remote) share one mesh through PostgreSQL', { skip: skipPg ?? false }, async (t) => {
-  const url = cluster!.createDatabase(`meshserve${++dbs}`);
+  const url = pg.url('meshserve');
   const machines = [sandbox({ SYNAPTIC_DATABASE_URL: url }), sandbox({ SYNAPTIC_DATABASE_URL: url })];
   const children: MeshChild[] = [];
   try {

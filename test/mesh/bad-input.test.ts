@@ -7,22 +7,17 @@
 // graph tools answer, the parked wait survives (it re-listens) and wakes when the database is back.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { INBOX_CAP, MAX_MESSAGE_BYTES } from '../../src/mesh/limits.ts';
 import { setSwitch, setWorkerCommand } from '../../src/skills/settings.ts';
 import { emptyGraph } from '../memory/mcp-child.ts';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
+import { clusterForFile } from '../helpers/pg-cluster.ts';
 import { meshServeArgs, sandbox, until, type Sandbox } from './helpers.ts';
 
-const skipPg = pgUnavailable();
-let cluster: PgCluster | null = null;
-let dbs = 0;
-before(async () => {
-  if (!skipPg) cluster = await startPgCluster();
-});
-after(() => cluster?.destroy());
+const pg = clusterForFile();
+const skipPg = pg.skip;
 
 interface Called {
   isError: boolean;
@@ -63,7 +58,7 @@ function setup(env: Record<string, string>): Sandbox {
 
 const backends = [
   { name: 'sqlite', skip: false as string | false, env: (): Record<string, string> => ({}) },
-  { name: 'postgres', skip: skipPg ?? false, env: (): Record<string, string> => ({ SYNAPTIC_DATABASE_URL: cluster!.createDatabase(`meshbad${++dbs}`) }) },
+  { name: 'postgres', skip: skipPg ?? false, env: (): Record<string, string> => ({ SYNAPTIC_DATABASE_URL: pg.url('meshbad') }) },
 ];
 
 for (const backend of backends) {
@@ -131,7 +126,7 @@ for (const backend of backends) {
 }
 
 test('postgres: the database going away mid-call (an immediate stop under a parked mesh_wait): calls made meanwhile are clear errors, graph tools keep answering, the parked wait survives and wakes once the database is back', { skip: skipPg ?? false }, async () => {
-  const sb = setup({ SYNAPTIC_DATABASE_URL: cluster!.createDatabase(`meshdown${++dbs}`) });
+  const sb = setup({ SYNAPTIC_DATABASE_URL: pg.url('meshdown') });
   const [a, b] = await Promise.all([session(sb), session(sb)]);
   try {
     await a.ok('mesh_register', { name: 'alice' });
@@ -139,7 +134,7 @@ test('postgres: the database going away mid-call (an immediate stop under a park
     await a.ok('remember', { content: 'Releases go out on Thursdays.', source: 'user' });
     const parked = b.call('mesh_wait', { timeout_s: 120 });
     await new Promise((r) => setTimeout(r, 300));
-    cluster!.stop(); // pg_ctl stop -m immediate, mid-call for the parked wait
+    pg.cluster().stop(); // pg_ctl stop -m immediate, mid-call for the parked wait
     try {
       const send = await a.call('mesh_send', { to: 'bob', body: 'lost?' });
       assert.equal(send.isError, true);
@@ -150,7 +145,7 @@ test('postgres: the database going away mid-call (an immediate stop under a park
       await a.ok('graph_stats');
       await b.ok('graph_stats'); // beside its parked call
     } finally {
-      cluster!.start();
+      pg.cluster().start();
     }
     // Back: the names are still held (the outage was shorter than the lease), the parked wait wakes on
     // the first send, the refused one was never stored, memory recalls.

@@ -5,25 +5,20 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { createVaultTools } from '../../src/mcp/tools/vault/index.ts';
 import type { ToolDefinition } from '../../src/mcp/tool.ts';
 import { DatabaseUnavailableError } from '../../src/memory/pg/connect.ts';
 import { setLearn, SkillLibrary, SkillNotFoundError } from '../../src/skills/index.ts';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/pg-cluster.ts';
+import { clusterForFile } from '../helpers/pg-cluster.ts';
 import { cli, sandbox, type Sandbox } from '../vault/helpers.ts';
 
-const skipPg = pgUnavailable();
-let cluster: PgCluster | null = null;
-let dbs = 0;
-before(async () => {
-  if (!skipPg) cluster = await startPgCluster();
-});
-after(() => cluster?.destroy());
+const pg = clusterForFile();
+const skipPg = pg.skip;
 
 const backends: Array<{ name: string; skip: string | false; env(): Record<string, string> }> = [
   { name: 'files', skip: false, env: () => ({}) },
-  { name: 'postgres', skip: skipPg ?? false, env: () => ({ SYNAPTIC_DATABASE_URL: cluster!.createDatabase(`skills${++dbs}`) }) },
+  { name: 'postgres', skip: skipPg ?? false, env: () => ({ SYNAPTIC_DATABASE_URL: pg.url('skills') }) },
 ];
 
 for (const backend of backends) {
@@ -189,7 +184,7 @@ for (const backend of backends) {
 
 describe('skill library in team mode only', { skip: skipPg ?? false }, () => {
   test('a skill taught on machine A is listed, shown, revised and approved on machine B; each machine installs its own SKILL.md', async () => {
-    const url = cluster!.createDatabase(`skillteam${++dbs}`);
+    const url = pg.url('skillteam');
     const [a, b] = [sandbox({ SYNAPTIC_DATABASE_URL: url }), sandbox({ SYNAPTIC_DATABASE_URL: url })];
     const other = sandbox({ SYNAPTIC_DATABASE_URL: url, SYNAPTIC_TEAM: 'blue' });
     try {
@@ -237,16 +232,16 @@ describe('skill library in team mode only', { skip: skipPg ?? false }, () => {
   });
 
   test('the database going away is a clear error naming it; a NUL character is refused with the reason', async () => {
-    const sb = sandbox({ SYNAPTIC_DATABASE_URL: cluster!.createDatabase(`skilldown${++dbs}`) });
+    const sb = sandbox({ SYNAPTIC_DATABASE_URL: pg.url('skilldown') });
     const lib = await SkillLibrary.open(sb.env);
     try {
       await assert.rejects(lib.teach({ name: 'nul', description: 'd', instructions: 'a\u0000b', scope: 'global', project: null, note: 'n' }), /NUL character/);
       await lib.teach({ name: 'kept', description: 'd', instructions: 'i', scope: 'global', project: null, note: 'n' });
-      cluster!.stop();
+      pg.cluster().stop();
       try {
         await assert.rejects(lib.list(), (err: Error) => err instanceof DatabaseUnavailableError && /Cannot list the skills: the team database postgres:\/\/.* is unreachable .*the skill library comes back/.test(err.message));
       } finally {
-        cluster!.start();
+        pg.cluster().start();
       }
       assert.deepEqual((await lib.list()).map((m) => m.name), ['kept']);
     } finally {
