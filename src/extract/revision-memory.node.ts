@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { GraphDocument } from '../graph/model.ts';
 import { fileStamp, KeptOutputs } from './out/kept.node.ts';
 import { dropParked, removeAtExit, withSharedWorktree, type ParkedTree, type Repo, type SharedWorktree } from './worktree.node.ts';
+import { alive } from './out/lock.node.ts';
 
 /**
  * What time_travel_diff keeps in the process between calls, so that a call near the previous one
@@ -74,20 +75,11 @@ interface State {
 let state: State | undefined;
 let busy = false;
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function start(repo: Repo, revisions: string): State {
   // Outputs a killed process kept.
   for (const name of existsSync(revisions) ? readdirSync(revisions) : []) {
     const m = /^\.tree-(\d+)$/.exec(name);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync(join(revisions, name), { recursive: true, force: true });
+    if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) rmSync(join(revisions, name), { recursive: true, force: true });
   }
   const dir = join(revisions, `.tree-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });

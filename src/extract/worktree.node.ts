@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { gitOutcomesIn, type GitOutcomeRunner } from './git.node.ts';
+import { alive } from './out/lock.node.ts';
 
 /**
  * A repository as the change-aware tools see it: its top folder and a hardened git runner (every
@@ -158,15 +159,6 @@ export async function settleWorktrees(): Promise<void> {
   await Promise.all([...discarding.values()]);
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes worktrees a killed run of ours left registered (their pid is gone). */
 export function sweepWorktrees(repo: Repo): number {
   const list = repo.git(['worktree', 'list', '--porcelain']);
@@ -175,14 +167,14 @@ export function sweepWorktrees(repo: Repo): number {
     if (!line.startsWith('worktree ')) continue;
     const dir = line.slice('worktree '.length);
     const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(basename(dir));
-    if (!m || open.has(dir) || pidAlive(Number(m[1]))) continue;
+    if (!m || open.has(dir) || alive(Number(m[1]))) continue;
     removeWorktree(repo, dir);
     swept++;
   }
   // Folders whose registration is already gone (a crash between add and the first write).
   for (const name of safeList(tmpdir())) {
     const m = new RegExp(`^${PREFIX}(\\d+)-`).exec(name);
-    if (m && !pidAlive(Number(m[1])) && !discarding.has(join(tmpdir(), name))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    if (m && !alive(Number(m[1])) && !discarding.has(join(tmpdir(), name))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
   return swept;
 }
