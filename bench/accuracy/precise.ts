@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resourceUsage } from 'node:process';
 import type { GraphDocument } from '../../src/graph/model.ts';
 import { applyPrecise } from '../../src/extract/precise/index.node.ts';
+import { scoreGraphPairs } from './graph-pairs.ts';
 
 const args = process.argv.slice(2);
 const [root, graphPath, oraclePath] = args;
@@ -24,25 +25,9 @@ const oi = args.indexOf('--out');
 if (oi >= 0) writeFileSync(args[oi + 1]!, JSON.stringify(doc));
 
 const truth = new Set(readFileSync(oraclePath, 'utf8').split('\n').filter(Boolean));
-const strip = (id: string): string => id.replace(/~\d+$/, '');
-const ours = new Set<string>();
-for (const l of doc.links) {
-  if ((l.relation !== 'calls' && l.relation !== 'instantiates') || l.confidence === 'AMBIGUOUS' || !/\.(c|m)?tsx?$/.test(l.source_file)) continue;
-  ours.add(`${strip(l.source)}\t${strip(l.target)}`);
-}
-let tp = 0;
-for (const x of ours) if (truth.has(x)) tp++;
-const p = ours.size ? tp / ours.size : 0;
-const r = truth.size ? tp / truth.size : 0;
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 console.log(`checker: ${summary.sites} sites in ${summary.files} files, +${summary.added} -${summary.dropped} =${summary.upgraded}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, wall ${(summary.ms / 1000).toFixed(1)} s, peak RSS ${Math.round(resourceUsage().maxRSS / 1024)} MB`);
-console.log(`oracle ${truth.size}, ours ${ours.size}: P ${pct(p)} R ${pct(r)} F1 ${pct(p + r ? (2 * p * r) / (p + r) : 0)} (tp ${tp})`);
-const analysed = new Set(doc.nodes.map((n) => n.source_file).filter((f): f is string => !!f));
-const truthA = [...truth].filter((pair) => pair.split('\t').every((id) => analysed.has(id.split('#')[0]!)));
-if (truthA.length !== truth.size) {
-  const rA = truthA.filter((x) => ours.has(x)).length / truthA.length;
-  console.log(`  over the graph's files (${truth.size - truthA.length} oracle pairs in skipped files): R ${pct(rA)} F1 ${pct(p + rA ? (2 * p * rA) / (p + rA) : 0)}`);
-}
+const { ours, analysedTruth: truthA, lines } = scoreGraphPairs('precise', doc, truth, /\.(c|m)?tsx?$/);
+for (const line of lines) console.log(line);
 const mi = args.indexOf('--misses');
 if (mi >= 0) {
   for (const x of [...ours].filter((y) => !truth.has(y))) console.log(`FP ${x}`);
