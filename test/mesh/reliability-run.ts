@@ -92,7 +92,11 @@ export async function runMeshReliability(o: ReliabilityOptions): Promise<Reliabi
 
     const sentOk = new Map<string, string>(); // body -> intended recipient
     const received = new Map<string, number>(); // body -> times seen by its recipient
-    const ackedIds = new Set<number>();
+    // id -> the ack tick at which its ack was answered. A message only counts as back after its ack
+    // when the read that returned it started after that answer: two readers of one inbox (a drain beside
+    // the receiver loop) may both fetch a message before either acks it, which at-least-once allows.
+    const ackedAt = new Map<number, number>();
+    let ackTick = 0;
     const claims = new Map<number, Set<string>>();
     const r = { misdelivered: 0, wrongProject: 0, backAfterAck: 0, inboxFull: 0, peerAway: 0 };
     let seq = 0;
@@ -100,9 +104,9 @@ export async function runMeshReliability(o: ReliabilityOptions): Promise<Reliabi
     let kills = 0;
     let stop = false;
 
-    const receive = async (name: string, child: MeshChild, messages: Array<{ id: number; body: string }>): Promise<void> => {
+    const receive = async (name: string, child: MeshChild, messages: Array<{ id: number; body: string }>, readFrom: number): Promise<void> => {
       for (const m of messages) {
-        if (ackedIds.has(m.id)) r.backAfterAck++;
+        if ((ackedAt.get(m.id) ?? Infinity) <= readFrom) r.backAfterAck++;
         const [project, , , to] = m.body.split(':');
         if (project !== 'P') r.wrongProject++;
         if (to !== name) r.misdelivered++;
@@ -111,7 +115,8 @@ export async function runMeshReliability(o: ReliabilityOptions): Promise<Reliabi
       if (messages.length === 0) return;
       const ids = messages.map((m) => m.id);
       await child.tool('mesh_ack', { ids });
-      for (const id of ids) ackedIds.add(id); // only once the ack was answered
+      ackTick++;
+      for (const id of ids) ackedAt.set(id, ackTick); // only once the ack was answered
     };
 
     const sender = async (agent: Agent, generation: number): Promise<void> => {
@@ -154,8 +159,9 @@ export async function runMeshReliability(o: ReliabilityOptions): Promise<Reliabi
         try {
           const got = await child.tool('mesh_wait', { timeout_s: 0.5 });
           if (got.result === 'message') {
+            const readFrom = ackTick;
             const { messages } = (await child.tool('mesh_inbox', { limit: 100 })) as { messages: Array<{ id: number; body: string }> };
-            await receive(agent.name, child, messages);
+            await receive(agent.name, child, messages, readFrom);
           }
           if (Math.random() < 0.3) await claimOne(agent, child);
         } catch (err) {
@@ -217,8 +223,9 @@ export async function runMeshReliability(o: ReliabilityOptions): Promise<Reliabi
     // Drain: every agent reads its inbox to the end; receivers are still running.
     for (const agent of agents) {
       for (;;) {
+        const readFrom = ackTick;
         const { messages, pending } = (await agent.child.tool('mesh_inbox', { limit: 100 })) as { messages: Array<{ id: number; body: string }>; pending: number };
-        await receive(agent.name, agent.child, messages);
+        await receive(agent.name, agent.child, messages, readFrom);
         if (pending <= messages.length) break;
       }
     }
