@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { projectKey } from '../memory/identity.ts';
-import { migratePg, poolConfig, redactUrl, unavailable } from '../memory/pg/connect.ts';
+import { openMigratedPool, poolConfig, redactUrl, unavailable } from '../memory/pg/connect.ts';
 import { InboxFullError, NameTakenError, UnknownPeerError } from './errors.ts';
 import { PG_MESH_MIGRATIONS } from './pg-schema.ts';
 import type { AgentRecord, AgentState, MeshStore, MessageKind, MessageRecord, RegisterInput, SendInput, SendResult, WorkerRecord, WorkerState, WorkItem, WorkState } from './store.ts';
@@ -41,17 +41,8 @@ export class PgMeshStore implements MeshStore {
   }
 
   static async open(options: { url: string; team?: string }): Promise<PgMeshStore> {
-    const { default: pgModule } = await import('pg');
-    const pool = new pgModule.Pool(poolConfig(pgModule, options.url));
-    pool.on('error', () => {}); // an idle connection dropped by the server: the next call reports it
-    const store = new PgMeshStore(pgModule, pool, options.url, options.team ?? 'default');
-    try {
-      await migratePg(pool, store.location, PG_MESH_MIGRATIONS, 'synaptic_mesh_schema');
-    } catch (err) {
-      await pool.end().catch(() => {});
-      unavailable('open the mesh', store.location, err, 'the mesh');
-    }
-    return store;
+    const { pgModule, pool } = await openMigratedPool(options.url, 'open the mesh', 'the mesh', PG_MESH_MIGRATIONS, 'synaptic_mesh_schema');
+    return new PgMeshStore(pgModule, pool, options.url, options.team ?? 'default');
   }
 
   /**

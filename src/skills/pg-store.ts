@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { projectKey } from '../memory/identity.ts';
-import { migratePg, poolConfig, redactUrl, unavailable } from '../memory/pg/connect.ts';
+import { openMigratedPool, redactUrl, unavailable } from '../memory/pg/connect.ts';
 import { dataDir, writeFileAtomic, type Env } from './paths.ts';
 import { PG_SKILL_MIGRATIONS } from './pg-schema.ts';
 import { SkillExistsError, type Installation, type SkillChange, type SkillMeta, type SkillRef, type SkillStore, type TextSlot } from './store.ts';
@@ -51,17 +51,8 @@ export class PgSkillStore implements SkillStore {
   }
 
   static async open(options: { url: string; team?: string; env?: Env }): Promise<PgSkillStore> {
-    const { default: pgModule } = await import('pg');
-    const pool = new pgModule.Pool(poolConfig(pgModule, options.url));
-    pool.on('error', () => {}); // an idle connection dropped by the server: the next call reports it
-    const store = new PgSkillStore(pool, options.url, options.team ?? 'default', options.env ?? process.env);
-    try {
-      await migratePg(pool, store.location, PG_SKILL_MIGRATIONS, 'synaptic_skills_schema');
-    } catch (err) {
-      await pool.end().catch(() => {});
-      unavailable('open the skill library', store.location, err, 'the skill library');
-    }
-    return store;
+    const { pool } = await openMigratedPool(options.url, 'open the skill library', 'the skill library', PG_SKILL_MIGRATIONS, 'synaptic_skills_schema');
+    return new PgSkillStore(pool, options.url, options.team ?? 'default', options.env ?? process.env);
   }
 
   async create(meta: SkillMeta, instructions: string): Promise<void> {

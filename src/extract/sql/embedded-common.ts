@@ -72,6 +72,21 @@ export function unescape(body: string): string {
 }
 
 /** How a language assigns a name: the assignments to `name` under `scope`, in source order. */
+/**
+ * `(x)` and `a + b` of a string expression, the same in Go and Java: the joined text (`self` for
+ * the left side and the inner one, `nested` for a right side that may be a hole); null when it is
+ * not string-valued; undefined when `n` is neither form.
+ */
+export function joinedText(n: Node, self: (x: Node) => string | null, nested: (x: Node) => string): string | null | undefined {
+  if (n.type === 'parenthesized_expression') { const inner = n.namedChildren[0]; return inner ? self(inner) : null; }
+  if (n.type !== 'binary_expression') return undefined;
+  if (n.childForFieldName('operator')?.text !== '+') return null;
+  const l = n.childForFieldName('left'); const r = n.childForFieldName('right');
+  if (!l || !r) return null;
+  const a = self(l);
+  return a === null ? null : a + nested(r);
+}
+
 export interface Assignments {
   /** Node types that open a function body (the scope a local lives in). */
   functions: ReadonlySet<string>;

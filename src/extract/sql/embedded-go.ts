@@ -10,7 +10,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { SymbolFact } from '../facts.ts';
 import type { SqlQueryFact } from './facts.ts';
-import { clientName, HOLE_NAME, printf, recordQuery, SQL_LITERAL, SqlText, unescape, valueOf, type Assignments } from './embedded-common.ts';
+import { clientName, joinedText, HOLE_NAME, printf, recordQuery, SQL_LITERAL, SqlText, unescape, valueOf, type Assignments } from './embedded-common.ts';
 
 const METHODS = new Set([
   'Query', 'QueryRow', 'QueryContext', 'QueryRowContext', 'Exec', 'ExecContext', 'Prepare', 'PrepareContext',
@@ -75,18 +75,12 @@ export async function embeddedGoSql(root: Node, source: string, symbols: SymbolF
 function goText(n: Node, before: number, text: SqlText, depth: number): string | null {
   if (depth > 8) return null; // names resolved through names (a + chain of any length is one level)
   const nested = (x: Node): string => goText(x, before, text, depth) ?? quoted(x) ?? text.hole(x.text);
+  const joined = joinedText(n, (x) => goText(x, before, text, depth), nested);
+  if (joined !== undefined) return joined;
   switch (n.type) {
     case 'interpreted_string_literal': return unescape(n.text.slice(1, -1));
     case 'raw_string_literal': return n.text.slice(1, -1);
     case 'int_literal': case 'float_literal': return n.text;
-    case 'parenthesized_expression': { const inner = n.namedChildren[0]; return inner ? goText(inner, before, text, depth) : null; }
-    case 'binary_expression': {
-      if (n.childForFieldName('operator')?.text !== '+') return null;
-      const l = n.childForFieldName('left'); const r = n.childForFieldName('right');
-      if (!l || !r) return null;
-      const a = goText(l, before, text, depth);
-      return a === null ? null : a + nested(r);
-    }
     case 'identifier': {
       const values = valueOf(n, before, GO);
       if (!values) return null;

@@ -10,7 +10,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { SymbolFact } from '../facts.ts';
 import type { SqlQueryFact } from './facts.ts';
-import { CONSTANT_NAME, clientName, LOOKS_SQL, printf, recordQuery, SQL_LITERAL, SqlText, unescape, valueOf, type Assignments } from './embedded-common.ts';
+import { CONSTANT_NAME, clientName, joinedText, LOOKS_SQL, printf, recordQuery, SQL_LITERAL, SqlText, unescape, valueOf, type Assignments } from './embedded-common.ts';
 
 const METHODS = new Set([
   'executeQuery', 'executeUpdate', 'executeLargeUpdate', 'execute', 'addBatch', 'prepareStatement', 'prepareCall',
@@ -69,17 +69,11 @@ function literal(n: Node): string {
 function javaText(n: Node, before: number, text: SqlText, depth: number): string | null {
   if (depth > 4) return null; // names resolved through names (a + chain of any length is one level)
   const nested = (x: Node): string => javaText(x, before, text, depth) ?? (constantName(x) ? text.bind() : text.hole(x.text));
+  const joined = joinedText(n, (x) => javaText(x, before, text, depth), nested);
+  if (joined !== undefined) return joined;
   switch (n.type) {
     case 'string_literal': return literal(n);
     case 'decimal_integer_literal': case 'decimal_floating_point_literal': return n.text;
-    case 'parenthesized_expression': { const inner = n.namedChildren[0]; return inner ? javaText(inner, before, text, depth) : null; }
-    case 'binary_expression': {
-      if (n.childForFieldName('operator')?.text !== '+') return null;
-      const l = n.childForFieldName('left'); const r = n.childForFieldName('right');
-      if (!l || !r) return null;
-      const a = javaText(l, before, text, depth);
-      return a === null ? null : a + nested(r);
-    }
     case 'identifier': case 'field_access': {
       const id = n.type === 'field_access' ? n.childForFieldName('field') : n;
       // `this.sql` / `Queries.FIND`: the field of this file, if it is one.

@@ -82,3 +82,27 @@ export async function migratePg(pool: pg.Pool, location: string, migrations: rea
     client.release();
   }
 }
+
+/**
+ * A pool on `url` with `migrations` applied: one for each PostgreSQL-backed store (memory, skills,
+ * mesh). When the database cannot be reached the pool is closed and the failure reported as
+ * `action` (DatabaseUnavailableError naming `what` as the part that waits for it).
+ */
+export async function openMigratedPool(
+  url: string,
+  action: string,
+  what?: string,
+  migrations: readonly PgMigration[] = PG_MIGRATIONS,
+  table = 'synaptic_schema',
+): Promise<{ pgModule: typeof pg; pool: pg.Pool }> {
+  const { default: pgModule } = await import('pg');
+  const pool = new pgModule.Pool(poolConfig(pgModule, url));
+  pool.on('error', () => {}); // an idle connection dropped by the server: the next call reports it
+  try {
+    await migratePg(pool, redactUrl(url), migrations, table);
+  } catch (err) {
+    await pool.end().catch(() => {});
+    unavailable(action, redactUrl(url), err, what);
+  }
+  return { pgModule, pool };
+}

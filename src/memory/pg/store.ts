@@ -7,7 +7,7 @@ import { queryTerms } from '../query.ts';
 import { DF_SAMPLE, RankState, TERM_WINDOW, rankPlan, runAsync, type RankMeta, type RankRequest } from '../rank.ts';
 import { checkRemember, checkSupersedable, digestOf, historyOf, recallLimit, shapePage, shapeRecall, toRecord } from '../shape.ts';
 import { STATES, type MemoryRecord, type ReadInput, type RecallInput, type RememberInput, type RememberResult, type StoredRow } from '../types.ts';
-import { migratePg, poolConfig, redactUrl, unavailable } from './connect.ts';
+import { openMigratedPool, redactUrl, unavailable } from './connect.ts';
 
 /** Postings read per lexeme to find an all-terms match's rarest one (which then drives the scan). */
 const RARITY_SAMPLE = 200;
@@ -84,17 +84,8 @@ export class PgMemoryStore implements MemoryBackend {
 
   /** Connects and applies migrations. Throws DatabaseUnavailableError when the database cannot be reached. */
   static async open(options: PgStoreOptions): Promise<PgMemoryStore> {
-    const { default: pgModule } = await import('pg');
-    const pool = new pgModule.Pool(poolConfig(pgModule, options.url));
-    pool.on('error', () => {}); // an idle connection dropped by the server: the next call reports it
-    const store = new PgMemoryStore(pgModule, pool, options);
-    try {
-      await migratePg(pool, store.location);
-    } catch (err) {
-      await pool.end().catch(() => {});
-      unavailable('open team memory', store.location, err);
-    }
-    return store;
+    const { pgModule, pool } = await openMigratedPool(options.url, 'open team memory');
+    return new PgMemoryStore(pgModule, pool, options);
   }
 
   async close(): Promise<void> {
