@@ -177,10 +177,10 @@ function collect(
     const local = owner ? `${owner}.${name}` : name;
     const qname = parent >= 0 ? `${names[parent]!.qname}.${local}` : local;
     if (qname.length > MAX_QNAME_CHARS) { fold(raw); continue; }
-    // TypeScript overloads (`f(a: string): X; f(a: number): Y; f(a) { .. }`): one definition, the
-    // last of the run, carrying the signatures before it (their code counts as the enclosing one's).
+    // Overloads (TypeScript `f(a: string): X; f(a: number): Y; f(a) { .. }`, Python `@overload` stubs):
+    // one definition, the last of the run, carrying the signatures before it (their code counts as the enclosing one's).
     const prev = defs.length - 1;
-    if (prev >= 0 && OVERLOAD_LANGS.has(language) && OVERLOAD_DECLS.has(defs[prev]!.node.type) && defs[prev]!.parent === parent && defs[prev]!.kind === def.kind && names[prev]!.qname === qname) {
+    if (prev >= 0 && ((OVERLOAD_LANGS.has(language) && OVERLOAD_DECLS.has(defs[prev]!.node.type)) || spec.overloadDecl?.(defs[prev]!)) && defs[prev]!.parent === parent && defs[prev]!.kind === def.kind && names[prev]!.qname === qname) {
       const carried = overloadsOf.get(defs[prev]!) ?? [];
       overloadsOf.delete(defs[prev]!);
       carried.push(defs[prev]!);

@@ -27,6 +27,7 @@ export interface GenericOptions {
   /** Names that make a method a constructor (besides the type's own name when `ctorIsTypeName`). */
   ctorNames?: readonly string[];
   ctorIsTypeName?: boolean;
+  overloadDecl?(def: DefInfo): boolean;
   imports?(node: Node, scope: number, sink: Sink): void;
   /** `@local` declarations -> bindings. */
   local?(node: Node, scope: number, sink: Sink, defs: DefInfo[], expr: (n: Node, d: number) => import('../facts.ts').Expr): void;
@@ -92,6 +93,7 @@ export function makeGenericSpec(o: GenericOptions): LangSpec {
       return { kind: def.kind };
     },
     visibility: o.visibility,
+    ...(o.overloadDecl ? { overloadDecl: o.overloadDecl } : {}),
     signature,
     doc(def) {
       if (o.docstring) {

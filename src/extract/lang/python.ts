@@ -83,6 +83,9 @@ export const PYTHON_SPEC: LangSpec = makeGenericSpec({
   param,
   docstring: true,
   ctorNames: ['__init__'],
+  // `@overload` / `@typing.overload` / `@t.overload` stubs are signatures of the definition after them.
+  overloadDecl: (def) => def.parentNode?.type === 'decorated_definition'
+    && def.parentNode.namedChildren.some((d) => d?.type === 'decorator' && /^@\s*(?:[\w.]+\.)?overload\s*$/.test(d.text)),
   visibility(def, name) {
     const priv = name.startsWith('_') && !(name.startsWith('__') && name.endsWith('__'));
     const isStatic = def.parentNode?.type === 'decorated_definition'
@@ -129,9 +132,14 @@ export const PYTHON_SPEC: LangSpec = makeGenericSpec({
       return;
     }
     const left = node.childForFieldName('left');
-    const right = node.childForFieldName('right');
+    let right = node.childForFieldName('right');
+    // `a = b = C()`: a is bound to the innermost value (the inner assignment is captured on its own).
+    for (let k = 0; right?.type === 'assignment' && k < MAX_TYPE_DEPTH; k++) right = right.childForFieldName('right');
     const t = node.childForFieldName('type');
     if (!left) return;
+    // `x = None` (a reset, `cap: Foo | None = None`) binds nothing a call could go to: the resolver reads a
+    // name's last binding, so a later `x = None` would hide the type every other binding gives it.
+    if (right?.type === 'none' && !t && left.type !== 'pattern_list' && left.type !== 'tuple_pattern') return;
     const tp = t ? typePath(t) : undefined;
     const value = right ? expr(right, 0) : undefined;
     if (left.type === 'identifier') {

@@ -53,6 +53,8 @@ export interface LangSpec {
   expr(node: Node, depth: number): Expr;
   /** Optional refinement of a definition: kind fix-ups (method vs function, constructor); null drops it. */
   refineDef?(def: DefInfo): { kind: NodeKind; name?: string } | null;
+  /** True for a body-less overload declaration that joins the next same-named definition (Python `@typing.overload`). */
+  overloadDecl?(def: DefInfo): boolean;
   /** Visibility and export status of a definition. */
   visibility(def: DefInfo, name: string): { visibility: Visibility; exported: boolean; isDefault?: boolean; isStatic?: boolean; isGetter?: boolean };
   /** Parameters, return type text and raw header of a callable (or a type's header). */
