@@ -67,6 +67,13 @@ export function asksForDeclarations(question: string): boolean {
   return /\b(types?|interfaces?|typedefs?|shapes?|signatures?)\b/i.test(question);
 }
 
+const ERROR_WORDS = new Set(['error', 'errors', 'exception', 'exceptions', 'fail', 'failure', 'failures', 'invalid', 'raise', 'throw', 'thrown'].map(stem));
+
+/** Does the question ask about errors ("how are errors handled", "which exceptions are raised")? */
+export function asksForErrors(tokens: readonly string[]): boolean {
+  return tokens.some((t) => ERROR_WORDS.has(t));
+}
+
 /** Tier factors for a question: tests and examples rank as implementation when it asks about them. */
 export function tierFactors(tokens: readonly string[]): readonly number[] {
   const asks = (...words: string[]) => words.some((w) => tokens.includes(stem(w)));

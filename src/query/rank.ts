@@ -1,10 +1,11 @@
 import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { bareName, namePieces, questionTokens } from './tokens.ts';
-import { asksForDeclarations, questionTerms, tierFactors } from './rank-terms.ts';
+import { asksForDeclarations, asksForErrors, questionTerms, tierFactors } from './rank-terms.ts';
 import { bodyFactor, CODE_TIER, fileTier, isDeclarationOnly, rememberCodeTiers, type CodeTier } from './code-tier.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 import { FrontierHeap, topMatches } from './rank-heaps.ts';
+import { isDeprecated, isErrorType, signatureWords } from './rank-evidence.ts';
 
 export { topMatches } from './rank-heaps.ts';
 
@@ -50,6 +51,12 @@ const DOC_WEIGHT = 0.45;
 /** Score factor of an interface, a type alias or one of their members (code-tier.ts declarationOnly). */
 const DECLARATION_FACTOR = 0.6;
 const EXACT_BONUS = 2.5;
+/** A signature word (a parameter's name or type) counts for less than a doc-comment word. */
+const SIGNATURE_WEIGHT = 0.45;
+/** Score factor of an error type when the question is not about errors (rank-evidence.ts). */
+const ERROR_TYPE_FACTOR = 0.5;
+/** Score factor of a symbol its doc comment calls deprecated or disabled. */
+const DEPRECATED_FACTOR = 0.5;
 const DECAY = 0.5;
 const MAX_SCAN_PER_NODE = 128;
 
@@ -116,7 +123,12 @@ interface Scratch {
   declarations: Uint8Array;
   /** Per node, fixed for the index: 0.75..1 by the lines of its body (code-tier.ts). */
   bodies: Float32Array;
+  /** Per node, filled on first match: 0 not yet known, else 1 | ERROR_FLAG | DEPRECATED_FLAG. */
+  flags: Uint8Array;
 }
+
+const ERROR_FLAG = 2;
+const DEPRECATED_FLAG = 4;
 
 /** Per index: the scratch, built on the first call or slice by slice ahead of it (`rankWarmStep`). */
 const scratchByIndex = new WeakMap<GraphIndex, Sliced<Scratch>>();
@@ -149,6 +161,7 @@ function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
     tiers: new Uint8Array(n),
     declarations: new Uint8Array(n),
     bodies: new Float32Array(n),
+    flags: new Uint8Array(n),
   };
   const tierOfFile = new Map<string, CodeTier>();
   const rec = s.rec;
@@ -321,6 +334,22 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     const o = touch(v);
     rec[o + R_LABEL] += EXACT_BONUS * logN * 0.5;
   }
+  // Signature words: a parameter (`getPath(request: Request)`) says what a match works on.
+  const termOf = new Map<string, { bits: number; weight: number }>();
+  for (const term of terms) if (term.bits !== 0 && !termOf.has(term.token)) termOf.set(term.token, term);
+  for (let k = 0; k < matchedCount; k++) {
+    const v = matched[k]!;
+    const words = signatureWords(ix, v);
+    if (!words) continue;
+    const o = v << R_SHIFT;
+    for (const w of words) {
+      const term = termOf.get(w);
+      if (!term || (rec[o + R_CONCEPTS]! & term.bits) === term.bits) continue;
+      const lp = labelPostings.get(w);
+      rec[o + R_PATH] += Math.log(1 + n / (1 + (lp ? lp.length : 0))) * SIGNATURE_WEIGHT * term.weight;
+      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | term.bits;
+    }
+  }
 
   /** Nodes with a base score (the question's own matches), in insertion order (each once). */
   const based = sc.basedList;
@@ -329,6 +358,8 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   const noFilter = filters.length === 0;
   const tierFactor = tierFactors(tokens);
   const declarationFactor = asksForDeclarations(question) ? 1 : DECLARATION_FACTOR;
+  const errorFactor = asksForErrors(tokens) ? 1 : ERROR_TYPE_FACTOR;
+  const flags = sc.flags;
   const tiers = sc.tiers;
   const recencyWeights = options.recency?.weights;
   for (let k = 0; k < matchedCount; k++) {
@@ -347,6 +378,13 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     if (words > 0) s *= 0.6 + 0.4 * Math.min(1, labelHits[v]! / words);
     s *= tierFactor[sc.tiers[v]!]!;
     if (sc.declarations[v] === 1) s *= declarationFactor;
+    let f = flags[v]!;
+    if (f === 0) {
+      const node = ix.node(v);
+      flags[v] = f = 1 | (isErrorType(ix, v) ? ERROR_FLAG : 0) | (isDeprecated(node) ? DEPRECATED_FLAG : 0);
+    }
+    if (f & ERROR_FLAG) s *= errorFactor;
+    if (f & DEPRECATED_FLAG) s *= DEPRECATED_FACTOR;
     s *= sc.bodies[v]!;
     if (recencyWeights) {
       const w = recencyWeights.get(String(ix.node(v).source_file ?? ''));

@@ -15,7 +15,8 @@ export const GRAMMAR_WORDS: ReadonlySet<string> = new Set([
   'here', 'can', 'could', 'should', 'would', 'will', 'shall', 'may', 'might', 'must', 'i', 'me', 'my', 'we',
   'our', 'us', 'you', 'your', 'they', 'them', 'their', 'he', 'him', 'his', 'she', 'her', 'about', 'all', 'any',
   'some', 'if', 'then', 'else', 'not', 'no', 'so', 'than', 'too', 'very', 'just', 'also', 'only', 'up', 'out',
-  'via', 'through', 'between',
+  'via', 'through', 'between', 'against', 'among', 'upon', 'within', 'across', 'whether', 'several', 'each',
+  'every', 'both', 'either', 'neither', 'many', 'much', 'more', 'most', 'few', 'such', 'another',
 ]);
 
 /**
@@ -107,8 +108,24 @@ export function stem(word: string): string {
 
 const doubled = (w: string): boolean => w.length > 3 && w[w.length - 1] === w[w.length - 2] && !'aeiouls'.includes(w[w.length - 1]!);
 
+/**
+ * Irregular past forms a question uses for the verb a name spells in the present ("how is the
+ * subcommand found" -> `Find`, "which proxy is chosen" -> `choose`).
+ */
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    found: 'find', chosen: 'choose', chose: 'choose', built: 'build', sent: 'send', made: 'make', written: 'write',
+    wrote: 'write', ran: 'run', got: 'get', gotten: 'get', held: 'hold', kept: 'keep', taken: 'take', took: 'take',
+    given: 'give', gave: 'give', shown: 'show', thrown: 'throw', threw: 'throw', drawn: 'draw', drew: 'draw',
+    hidden: 'hide', broken: 'break', broke: 'break', driven: 'drive', gone: 'go', went: 'go', seen: 'see',
+    sold: 'sell', told: 'tell', thought: 'think', brought: 'bring', caught: 'catch', sought: 'seek', paid: 'pay',
+    said: 'say', understood: 'understand', began: 'begin', begun: 'begin', fallen: 'fall', forgot: 'forget',
+    forgotten: 'forget', froze: 'freeze', frozen: 'freeze', spoken: 'speak', stolen: 'steal', bought: 'buy',
+  }),
+);
+
 function inflectionStep(word: string): string {
-  const w = word;
+  const w = IRREGULAR.get(word) ?? word;
   if (w.length > 4 && (w.endsWith('ies') || w.endsWith('ied'))) return w.slice(0, -3) + 'y';
   for (const suffix of ['ing', 'ed']) {
     if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {

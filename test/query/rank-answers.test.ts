@@ -96,3 +96,41 @@ test('a member whose type names a question word covers that concept', () => {
   ]);
   assert.equal(top(e, 'how is the request body prepared')[0], 'src/models.py#PreparedRequest.prepare_body');
 });
+
+test('an error type named after the concept ranks below the code that does the work, unless the question is about errors', () => {
+  const sig = (raw: string): Partial<GraphNode> => ({ signature: { params: [], raw } });
+  const e = graph(
+    [
+      ['src/jwt/types.ts#JwtTokenExpired', 'class', 10, sig('export class JwtTokenExpired extends Error')],
+      ['src/jwt/types.ts#JwtTokenInvalid', 'class', 10, sig('export class JwtTokenInvalid extends JwtTokenError')],
+      ['src/exceptions.py#InvalidProxyToken', 'class', 10, sig('class InvalidProxyToken(InvalidToken)')],
+      ['src/exceptions.py#InvalidToken', 'class', 10, sig('class InvalidToken(ValueError)')],
+      ['src/jwt/jwt.ts#verify', 'function', 12],
+      ['src/proxy.py#read_proxy', 'function', 12],
+    ],
+    [['src/exceptions.py#InvalidProxyToken', 'src/exceptions.py#InvalidToken', 'inherits']],
+  );
+  assert.equal(top(e, 'how are jwt tokens verified')[0], 'src/jwt/jwt.ts#verify');
+  // An error type two steps from ValueError is one too.
+  assert.equal(top(e, 'how is the proxy token read')[0], 'src/proxy.py#read_proxy');
+  assert.equal(top(e, 'which errors are raised for an expired jwt token')[0], 'src/jwt/types.ts#JwtTokenExpired');
+});
+
+test('a parameter names the concept its function works on', () => {
+  const e = graph([
+    ['src/utils/file.ts#getPath', 'function', 20, { signature: { params: [{ name: 'file', type: 'string' }], raw: 'getPath = (file: string) =>' } }],
+    ['src/utils/url.ts#getPath', 'function', 20, { signature: { params: [{ name: 'request', type: 'Request' }], returns: 'string', raw: 'getPath = (request: Request): string =>' } }],
+  ]);
+  assert.equal(top(e, 'how is the path of a request extracted')[0], 'src/utils/url.ts#getPath');
+});
+
+test('a deprecated symbol ranks below the one in use; an irregular past form meets its verb', () => {
+  const e = graph([
+    ['zsh.go#Command.MarkZshPositionalArgs', 'method', 20, { doc: 'MarkZshPositionalArgs only worked for zsh. It has therefore been disabled.' }],
+    ['args.go#markPositionalArgs', 'function', 20],
+    ['command.go#Command.Find', 'method', 40],
+  ]);
+  assert.equal(top(e, 'how are positional args marked for zsh')[0], 'args.go#markPositionalArgs');
+  assert.equal(stem('found'), stem('find'));
+  assert.equal(top(e, 'how is the command found')[0], 'command.go#Command.Find');
+});
