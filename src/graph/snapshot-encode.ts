@@ -119,11 +119,11 @@ class RowEncoder {
     }
     if (this.oddCommunity) return null;
     // Node columns, then link columns: the order encodeAll's columnize adds their strings in.
-    const columns = this.copyExtraColumns(last, last.nodeColumns, this.nodeExtras, rowFrom, NODE_FIELDS);
-    if (!columns) return null;
-    const linkColumns = this.copyExtraColumns(last, last.linkColumns, this.linkExtras, linkRowFrom, LINK_FIELDS);
-    if (!linkColumns) return null;
-    return this.finish({ columns, rest: [] }, { columns: linkColumns, rest: [] });
+    const nodeSplit = this.copyExtraColumns(last, last.nodeColumns, last.nodeRest, this.nodeExtras, rowFrom, NODE_FIELDS);
+    if (!nodeSplit) return null;
+    const linkSplit = this.copyExtraColumns(last, last.linkColumns, last.linkRest, this.linkExtras, linkRowFrom, LINK_FIELDS);
+    if (!linkSplit) return null;
+    return this.finish(nodeSplit, linkSplit);
   }
 
   /** Node row i from its object (modelled fields in one fixed order: the table does not depend on key order). */
@@ -315,37 +315,58 @@ class RowEncoder {
 
   /**
    * The extra node (or link) columns when copying: the last encode's columns (copied rows' values
-   * from there, read rows' from their extras), in columnize's order of string use. Null when a full
-   * encode could come out with other columns: a read row's extra that has no column of its kind, or
-   * a column no row uses any more.
+   * from there, read rows' from their extras), in columnize's order of string use; and the fields
+   * that travel per row (`rest`: a copied row's as the last encode had them, a read row's those
+   * without a column). Null when a full encode could come out with other columns: a read row's
+   * extra that has no column of its kind, a column no row uses any more, or a per-row field that no
+   * row holds as a value no column can take (a full encode might then make it a column).
    */
   private copyExtraColumns(
-    last: LastEncode, lastColumns: ExtraColumn[], rowExtras: [number, Record<string, unknown>][], rowFrom: Int32Array, modelled: ReadonlySet<string>,
-  ): ExtraColumn[] | null {
+    last: LastEncode, lastColumns: ExtraColumn[], lastRest: ReadonlyMap<number, Record<string, unknown>>,
+    rowExtras: [number, Record<string, unknown>][], rowFrom: Int32Array, modelled: ReadonlySet<string>,
+  ): { columns: ExtraColumn[]; rest: [number, Record<string, unknown>][] } | null {
+    // (rows of the last encode with a value in some column: most rows have none, and are skipped)
+    const lastRows = extraRows(lastColumns, lastColumns === last.nodeColumns ? last.nodes.length : last.links.length, last.extraRows);
     const n = rowFrom.length;
     const byKey = new Map<string, ExtraColumn>(lastColumns.map((c) => [c.key, c]));
+    const kindOf = (key: string, v: unknown): ExtraColumn['kind'] | 'x' =>
+      modelled.has(key) ? 'x' : typeof v === 'string' ? 's' : typeof v === 'boolean' ? 'b' : isInt32(v) ? 'i' : 'x';
+    /** Keys some row holds as a value no column takes: per-row in a full encode too. */
+    const perRow = new Set<string>();
     const fresh = new Map<number, Record<string, unknown>>();
     for (const [i, extras] of rowExtras) {
       for (const key of Object.keys(extras)) {
-        const v = extras[key];
-        const kind = modelled.has(key) ? 'x' : typeof v === 'string' ? 's' : typeof v === 'boolean' ? 'b' : isInt32(v) ? 'i' : 'x';
-        if (byKey.get(key)?.kind !== kind) return null;
+        const kind = kindOf(key, extras[key]);
+        const column = byKey.get(key);
+        if (column ? column.kind !== kind : kind !== 'x') return null;
+        if (kind === 'x') perRow.add(key);
       }
       fresh.set(i, extras);
     }
     const columns: ExtraColumn[] = lastColumns.map((c) => c.kind === 's' ? { key: c.key, kind: c.kind, values: new Uint32Array(n).fill(NONE) }
       : c.kind === 'b' ? { key: c.key, kind: c.kind, values: new Uint8Array(n) }
         : { key: c.key, kind: c.kind, values: new Int32Array(n), has: new Uint8Array(n) });
+    const rest: [number, Record<string, unknown>][] = [];
     const used = new Uint8Array(columns.length);
     for (let i = 0; i < n; i++) {
       const r = rowFrom[i]!;
       const extras = r < 0 ? fresh.get(i) : undefined;
       if (r < 0 && !extras) continue;
+      if (r >= 0 && lastRest.size) {
+        const kept = lastRest.get(r);
+        if (kept) {
+          rest.push([i, kept]);
+          for (const key of Object.keys(kept)) if (kindOf(key, kept[key]) === 'x') perRow.add(key);
+        }
+      }
+      if (r >= 0 && !lastRows[r]) continue;
+      let inColumns = 0;
       for (let k = 0; k < columns.length; k++) {
         const from = lastColumns[k]!;
         const to = columns[k]!;
         if (extras) {
           if (!Object.hasOwn(extras, to.key)) continue;
+          inColumns++;
           const v = extras[to.key];
           if (to.kind === 's') to.values[i] = this.strings.add(v as string);
           else if (to.kind === 'b') to.values[i] = v ? 2 : 1;
@@ -366,8 +387,10 @@ class RowEncoder {
         }
         used[k] = 1;
       }
+      if (extras && inColumns < Object.keys(extras).length) rest.push([i, sortedRest(extras, byKey)]);
     }
-    return used.every((u) => u === 1) ? columns : null;
+    for (const [, record] of rest) for (const key in record) if (!perRow.has(key)) return null;
+    return used.every((u) => u === 1) ? { columns, rest } : null;
   }
 
   private finish(
@@ -388,7 +411,7 @@ class RowEncoder {
       this.memo.last = {
         nodes: this.nodes.slice(), links: this.links.slice(), tableNumbers: Int32Array.from(strings.numbers), node, link: lcol,
         relations: this.relations, nodeColumns: nodeSplit.columns, linkColumns: linkSplit.columns,
-        copyable: nodeSplit.rest.length === 0 && linkSplit.rest.length === 0,
+        nodeRest: new Map(nodeSplit.rest), linkRest: new Map(linkSplit.rest), extraRows: new WeakMap(), copyable: true,
       };
     }
     const wire: Wire = {
@@ -448,6 +471,29 @@ function encodedSizeBound(wire: Wire): number {
   addAll(wire.edges);
   for (const c of [...wire.nodeColumns, ...wire.linkColumns]) addAll(c);
   return bytes + (bytes >> 3);
+}
+
+/**
+ * Per row (of `count`): 1 when it has a value in one of `columns` (memoized in `memo` by the columns
+ * array: an update's encode asks about the last encode's columns, which do not change after it).
+ */
+function extraRows(columns: ExtraColumn[], count: number, memo: WeakMap<ExtraColumn[], Uint8Array>): Uint8Array {
+  let rows = memo.get(columns);
+  if (rows) return rows;
+  rows = new Uint8Array(count);
+  for (const c of columns) {
+    const values = c.values;
+    if (c.kind === 's') {
+      for (let i = 0; i < count; i++) if (values[i] !== NONE) rows[i] = 1;
+    } else if (c.kind === 'b') {
+      for (let i = 0; i < count; i++) if (values[i]) rows[i] = 1;
+    } else {
+      const has = c.has!;
+      for (let i = 0; i < count; i++) if (has[i]) rows[i] = 1;
+    }
+  }
+  memo.set(columns, rows);
+  return rows;
 }
 
 /** The kept edges equal the links unless some dangle: only then are src/dst stored twice. */

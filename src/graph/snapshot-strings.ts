@@ -152,8 +152,8 @@ export class EncodeMemo {
     memo.last = {
       nodes: doc.nodes.slice(), links: doc.links.slice(), tableNumbers,
       node: snap.node, link: snap.link, relations: snap.relations, nodeColumns: snap.nodeColumns, linkColumns: snap.linkColumns,
-      copyable: snap.nodeExtras.size === 0 && snap.linkExtras.size === 0
-        && doc.nodes.length === snap.nodeCount && doc.links.length === snap.linkCount,
+      nodeRest: snap.nodeExtras, linkRest: snap.linkExtras, extraRows: new WeakMap(),
+      copyable: doc.nodes.length === snap.nodeCount && doc.links.length === snap.linkCount,
     };
     return memo;
   }
@@ -175,7 +175,12 @@ export interface LastEncode {
   relations: string[];
   nodeColumns: ExtraColumn[];
   linkColumns: ExtraColumn[];
-  /** Copying needs every extra field in columns: false when some travelled per row. */
+  /** The fields that travelled per row (no column takes them), by row: a copied row takes its record. */
+  nodeRest: ReadonlyMap<number, Record<string, unknown>>;
+  linkRest: ReadonlyMap<number, Record<string, unknown>>;
+  /** Per extra-column list: which rows have a value in one of its columns (see snapshot-encode's extraRows). */
+  extraRows: WeakMap<ExtraColumn[], Uint8Array>;
+  /** Whether its rows line up with the document it was read into (a decoded graph.cbor). */
   copyable: boolean;
 }
 

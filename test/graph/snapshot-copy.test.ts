@@ -78,3 +78,62 @@ test('graph.cbor copying encode copies link rows when links have extra columns (
   const copied = encodeGraph({ ...prev, links: trap }, ig, { memo, nodeFrom, linkFrom });
   assert.ok(Buffer.from(copied).equals(Buffer.from(encodeGraph(doc))));
 });
+
+// Node fields no column takes (TypeScript overloads: an array of signatures) travel per row; an
+// update copies those rows too (before, one such node sent every update down the full encode: ~300
+// ms of CPU on prisma, whose 79 overload sets came with c377895).
+const nodeExtra = fc.record({
+  overloads: fc.array(fc.record({ raw: word, params: fc.constant([]) }), { maxLength: 2 }),
+  // sometimes a string (a column), sometimes an array (then per row for every node)
+  tag: fc.oneof(word, fc.array(word, { maxLength: 2 })),
+  exported: fc.boolean(),
+}, { requiredKeys: [] });
+
+function withNodeExtras(doc: GraphDocument, extras: Record<string, unknown>[]): GraphDocument {
+  return { ...doc, nodes: doc.nodes.map((node, i) => ({ ...node, ...(extras[i % Math.max(1, extras.length)] ?? {}) })) };
+}
+
+test('graph.cbor copying encode: nodes with per-row fields (overloads) copied from the last encode or the decoded graph give a fresh encode\'s bytes', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 20 }), spec, fc.array(nodeExtra, { maxLength: 8 }), fc.array(nodeExtra, { maxLength: 8 }), fc.array(fc.boolean(), { maxLength: 20 }), fc.boolean(),
+      (n, links, before, after, keep, decoded) => {
+        const first = withNodeExtras(docOf(n, links), before);
+        let memo: EncodeMemo;
+        let prev: GraphDocument;
+        if (decoded) {
+          const snap = decodeSnapshot(encodeGraph(first));
+          prev = snapshotToDocument(snap);
+          memo = EncodeMemo.fromDecoded(snap, { nodes: prev.nodes.slice(), links: prev.links.slice() });
+        } else {
+          // A keeper: the memo of its own last encode.
+          memo = new EncodeMemo();
+          prev = first;
+          encodeGraph(prev, indexGraph(prev), { memo });
+        }
+        // Some nodes kept (the same objects), the others replaced by records with other extras.
+        const next = withNodeExtras(docOf(n, links), after);
+        const nodes = prev.nodes.map((node, i) => (keep[i] !== false ? node : next.nodes[i]!));
+        const doc: GraphDocument = { ...prev, nodes };
+        const nodeFrom = Int32Array.from(nodes, (node, i) => (node === prev.nodes[i] ? i : -1));
+        const linkFrom = Int32Array.from(prev.links, (_, j) => j);
+        const copied = encodeGraph(doc, indexGraph(doc), { memo, nodeFrom, linkFrom });
+        assert.ok(Buffer.from(copied).equals(Buffer.from(encodeGraph(structuredClone(doc)))), 'copying encode differs from a fresh encode');
+        // and once more from the memo this encode left (the keeper's next update)
+        const again = encodeGraph(doc, indexGraph(doc), { memo, nodeFrom: Int32Array.from(nodes, (_, i) => i), linkFrom });
+        assert.ok(Buffer.from(again).equals(Buffer.from(copied)), 'second copying encode differs');
+      }),
+    { numRuns: 300 },
+  );
+});
+
+test('graph.cbor copying encode copies node rows that carry overloads (it does not fall back to reading every row)', () => {
+  const doc = withNodeExtras(docOf(4, [{ s: 0, t: 1, rel: 'calls', extra: {} }]), [{ overloads: [{ raw: 'f(a): void', params: [] }] }, {}]);
+  const snap = decodeSnapshot(encodeGraph(doc));
+  const prev = snapshotToDocument(snap);
+  const memo = EncodeMemo.fromDecoded(snap, { nodes: prev.nodes.slice(), links: prev.links.slice() });
+  const trap = prev.nodes.map((node) => new Proxy(node, { get: (o, k) => (k === 'overloads' || k === 'label' ? assert.fail('node row read, not copied') : Reflect.get(o, k)) }));
+  memo.last!.nodes = trap;
+  const ig = indexGraph(prev);
+  const copied = encodeGraph({ ...prev, nodes: trap }, ig, { memo, nodeFrom: Int32Array.from(trap, (_, i) => i), linkFrom: Int32Array.from(prev.links, (_, j) => j) });
+  assert.ok(Buffer.from(copied).equals(Buffer.from(encodeGraph(doc))));
+});
