@@ -11,6 +11,15 @@ function stringValue(n: Node): string | undefined {
   return unquote(n.text);
 }
 
+/** Subscripted names of typing, collections.abc and builtins that are no class a call could go to. */
+const TYPING_FORMS: ReadonlySet<string> = new Set([
+  'Callable', 'Union', 'Literal', 'Annotated', 'ClassVar', 'Final', 'Concatenate', 'TypeGuard', 'TypeIs', 'Required', 'NotRequired',
+  'Unpack', 'Generic', 'Protocol', 'Generator', 'AsyncGenerator', 'Iterator', 'AsyncIterator', 'Iterable', 'AsyncIterable', 'Awaitable',
+  'Coroutine', 'Sequence', 'MutableSequence', 'Mapping', 'MutableMapping', 'Collection', 'Container', 'AbstractSet', 'MutableSet',
+  'ContextManager', 'AsyncContextManager', 'IO', 'List', 'Dict', 'Set', 'FrozenSet', 'Tuple', 'DefaultDict', 'OrderedDict', 'Deque',
+  'list', 'dict', 'set', 'frozenset', 'tuple', 'type',
+]);
+
 function typePath(n: Node, depth = 0): NamePath | undefined {
   if (depth > MAX_TYPE_DEPTH) return undefined; // (a type nested 20,000 deep would overflow the stack)
   switch (n.type) {
@@ -20,12 +29,16 @@ function typePath(n: Node, depth = 0): NamePath | undefined {
     case 'string': { const s = stringValue(n); return s && /^[\w.]+$/.test(s) ? s.split('.') : undefined; }
     case 'generic_type': case 'subscript': {
       const base = n.firstNamedChild;
-      const name = base?.text;
-      if (name === 'Optional' || name === 'typing.Optional' || name === 'Type') {
+      const name = base?.text.slice(base.text.lastIndexOf('.') + 1);
+      if (name === 'Optional' || name === 'Type') { // (t.Optional, typing.Optional too)
         const arg = n.namedChild(1);
         return arg ? typePath(arg.type === 'type_parameter' ? arg.firstNamedChild ?? arg : arg, depth + 1) : undefined;
       }
-      return undefined;
+      // A generic class `ParamType[str]` (an annotation or a base class) is the class. Typing's
+      // forms and containers (`t.Callable[...]`, `list[X]`) are not: a return type naming one would
+      // hide the value the function returns (`-> t.Callable[[], T]` returning a nested def).
+      if (!base || (base.type !== 'identifier' && base.type !== 'attribute') || TYPING_FORMS.has(name!)) return undefined;
+      return typePath(base, depth + 1);
     }
     case 'binary_operator': { // X | None
       const l = n.childForFieldName('left');

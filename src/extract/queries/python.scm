@@ -3,7 +3,7 @@
 (function_definition name: (identifier) @name) @definition.function
 
 (call function: (_) @callee) @reference.call
-(class_definition superclasses: (argument_list [(identifier) (attribute)] @reference.inherits))
+(class_definition superclasses: (argument_list [(identifier) (attribute) (subscript)] @reference.inherits))
 (type [(identifier) (attribute)] @reference.type)
 
 (import_statement) @import
