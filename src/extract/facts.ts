@@ -10,7 +10,7 @@ import type { SqlFacts } from './sql/facts.ts';
 import type { HttpFacts } from './http/facts.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 24;
+export const FACTS_VERSION = 25;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the
@@ -131,6 +131,12 @@ export interface BindingFact {
   at?: number;
   /** A parameter (an untyped one may get its type from same-named annotated parameters). */
   param?: boolean;
+  /**
+   * First and last line where the binding is visible (Go block scopes, a func literal's parameters);
+   * absent: the whole scope. Among same-named bindings of one scope a site sees the visible one
+   * declared last (link/resolver-names.ts).
+   */
+  lines?: [number, number];
 }
 
 export interface TypeRefFact {

@@ -224,9 +224,11 @@ export class Linker {
     let unresolved = 0;
     for (const c of f.calls) {
       const caller = c.scope >= 0 ? syms[c.scope]!.id : f.fileId;
+      if (c.form !== 'macro') R.atSite(fi, c.scope, c.line); // (same-named Go locals resolve by the line)
       if (c.form === 'ref') {
         // A function or class used as a value: a dependent of it, never a guess by name.
         const v = R.referenced(fi, c.scope, c.callee);
+        R.leaveSite();
         if (v && v.v.t === 'sym' && (R.isCallable(v.v.f, v.v.i) || R.isTypeLike(v.v.f, v.v.i))) add(caller, idOf(v.v.f, v.v.i), 'references', v.inf ? 'INFERRED' : 'EXTRACTED', path, c.line);
         continue;
       }
@@ -236,6 +238,7 @@ export class Linker {
         continue;
       }
       const targets = resolveCall(R, fi, c);
+      R.leaveSite();
       if (!targets) { unresolved++; continue; }
       for (const t of targets.ids) {
         add(caller, t.id, t.rel, targets.conf, path, c.line, targets.conf === 'AMBIGUOUS' ? SCORE.AMBIGUOUS / targets.ids.length : targets.score);

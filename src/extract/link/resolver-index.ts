@@ -221,8 +221,10 @@ export abstract class ResolverIndex {
     const js = JS_FAMILY.has(f.language);
     const owners = new Set<string>();
     const typeTwins = new Map<number, number>();
+    const go = f.language === 'go';
     f.symbols.forEach((s, i) => {
       if (js && s.owner) { if (s.parent === -1) owners.add(s.owner); return; } // `app.use = function`: a member of app, not a name `use` of the scope
+      if (go && s.owner) return; // a Go method is reached through its receiver's type (`owned`), never by a bare name
       let m = members.get(s.parent);
       if (!m) members.set(s.parent, (m = new Map()));
       const prev = m.get(s.name);
@@ -262,6 +264,7 @@ export abstract class ResolverIndex {
       if (!m) this.packages.set(pkgKey, (m = new Map()));
       f.symbols.forEach((s, i) => {
         const p = s.parent;
+        if (f.language === 'go' && s.owner) return; // (Go methods are not package-scope names)
         if (p === -1 || (p >= 0 && (f.symbols[p]!.kind === 'namespace' || f.symbols[p]!.kind === 'package'))) pushMap(m!, s.name, [fi, i]);
       });
     }

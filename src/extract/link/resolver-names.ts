@@ -27,11 +27,12 @@ export abstract class ResolverNames extends ResolverIndex {
       const kind = syms[s]!.kind;
       const typeScope = TYPE_LIKE.has(kind);
       if (!typeScope) {
-        const b = fx.locals.get(s)?.get(name);
+        const list = fx.locals.get(s)?.get(name);
+        const b = list && this.visibleBinding(f, s, list);
         const child = fx.members.get(s)?.get(name);
         // A local shadows outer names, typed or not; `const f = () => ...` is both a local (of no
         // known value) and the nested function it names.
-        if (b && (child === undefined || b[b.length - 1]!.type || b[b.length - 1]!.value)) return this.bindingValue(f, b[b.length - 1]!);
+        if (b && (child === undefined || b.type || b.value)) return this.bindingValue(f, b);
         const imp = fx.imports.get(s)?.get(name);
         if (imp) return this.importValue(f, imp);
         if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: false };
@@ -41,8 +42,9 @@ export abstract class ResolverNames extends ResolverIndex {
       }
       const parent = syms[s]!.parent;
       const member = parent >= 0 && TYPE_LIKE.has(syms[parent]!.kind);
-      // (`res.vary = function (field) { vary(this, field) }`: `vary` is not bound by the assignment)
-      if (!member && syms[s]!.name === name && (CONTAINER.has(kind) || CALLABLE.has(kind)) && !(syms[s]!.owner && JS_FAMILY.has(lang))) return { v: { t: 'sym', f, i: s }, inf: false };
+      // (`res.vary = function (field) { vary(this, field) }`: `vary` is not bound by the assignment;
+      // nor is a Go method's name inside it: `walk()` in `func (n *node) walk()` is the package's `walk`)
+      if (!member && syms[s]!.name === name && (CONTAINER.has(kind) || CALLABLE.has(kind)) && !(syms[s]!.owner && (JS_FAMILY.has(lang) || lang === 'go'))) return { v: { t: 'sym', f, i: s }, inf: false };
     }
     const top = fx.members.get(-1)?.get(name);
     if (top !== undefined) return { v: { t: 'sym', f, i: top }, inf: false };
@@ -83,9 +85,51 @@ export abstract class ResolverNames extends ResolverIndex {
     return null;
   }
 
+  /** The call or value use being linked (file, scope, line): see {@link visibleBinding}. */
+  private site: { f: number; scope: number; line: number } | null = null;
+
+  /** The linker names the site it resolves next (null when done), so same-named locals resolve by line. */
+  atSite(f: number, scope: number, line: number): void {
+    this.site = { f, scope, line };
+  }
+
+  leaveSite(): void {
+    this.site = null;
+  }
+
+  /**
+   * Which of a scope's same-named bindings a name means: the last one, unless bindings carry the
+   * lines they are visible in (Go blocks, func literal parameters) and the name is read at the
+   * current site's scope: then the visible one declared last (none visible: undefined).
+   */
+  private visibleBinding(f: number, scope: number, list: BindingFact[]): BindingFact | undefined {
+    const last = list[list.length - 1]!;
+    const site = this.site;
+    if (!site || site.f !== f || site.scope !== scope || !list.some((b) => b.lines)) return last;
+    let best: BindingFact | undefined;
+    let bestStart = -1;
+    for (const b of list) {
+      const start = b.lines ? b.lines[0] : 0;
+      if (b.lines && (site.line < start || site.line > b.lines[1])) continue;
+      if (start >= bestStart) { best = b; bestStart = start; }
+    }
+    return best;
+  }
+
   /** What a binding (local, parameter, field) holds: its annotated type, else its value's type. */
   bindingValue(f: number, b: BindingFact): Resolved | null {
     if (this.bindingMemo.has(b)) return this.bindingMemo.get(b)!;
+    const site = this.site;
+    // Its value is read where it is declared (whatever site asked), so the memo holds for every site.
+    this.site = b.lines ? { f, scope: b.at ?? b.scope, line: b.lines[0] } : null;
+    try {
+      return this.bindingValueAt(f, b);
+    } finally {
+      this.site = site;
+    }
+  }
+
+  private bindingValueAt(f: number, b: BindingFact): Resolved | null {
     this.bindingMemo.set(b, null); // cycle guard
     let r: Resolved | null = null;
     if (b.type) {

@@ -20,4 +20,6 @@
 (var_spec) @local
 (parameter_declaration) @param
 (field_declaration name: (_) type: (_)) @field
+(field_declaration !name type: (_)) @field
+(range_clause) @local
 (return_statement (expression_list . (_) @return))
