@@ -137,6 +137,16 @@ export function symbolUse(ig: Pick<IndexedGraph, 'nodes' | 'idOf' | 'src' | 'dst
   return use;
 }
 
+/**
+ * `to` indexes the same graph structure as `from` (same nodes with the same ids, labels, kinds,
+ * files and visibility; the same edges): its use counts are `from`'s (an update that only moved
+ * lines). A no-op when `from` has none yet.
+ */
+export function carrySymbolUse(from: object, to: object): void {
+  const use = USE_OF.get(from);
+  if (use) USE_OF.set(to, use);
+}
+
 function countUses(ig: Pick<IndexedGraph, 'nodes' | 'idOf' | 'src' | 'dst' | 'rel'>): SymbolUse {
   const nodes = ig.nodes;
   const n = nodes.length;

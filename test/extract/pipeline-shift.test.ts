@@ -8,11 +8,12 @@ import { extractFileFacts } from '../../src/extract/file-facts.ts';
 import { stringifyGraph } from '../../src/extract/outputs/graph-json.ts';
 import { reuseGraphText } from '../../src/extract/outputs/graph-json-reuse.node.ts';
 import type { GraphDocument, GraphLink } from '../../src/graph/model.ts';
+import { KeptOutputs } from '../../src/extract/out/kept.node.ts';
 import { assertSameOutputs, copyFixture } from './pipeline-fixture.ts';
 
 /** Update `outDir`, extract the same tree fresh, and require byte-identical graph.json and graph.cbor. */
-async function updateEqualsFull(root: string, outDir: string, label: string): Promise<{ upd: ExtractSummary; doc: GraphDocument }> {
-  const upd = await runExtract({ root, outDir, workers: 0, incremental: true });
+async function updateEqualsFull(root: string, outDir: string, label: string, kept?: KeptOutputs): Promise<{ upd: ExtractSummary; doc: GraphDocument }> {
+  const upd = await runExtract({ root, outDir, workers: 0, incremental: true, ...(kept ? { kept } : {}) });
   const fullOut = join(root, `out-full-${label}`);
   await runExtract({ root, outDir: fullOut, workers: 0 });
   assertSameOutputs(outDir, fullOut, label);
@@ -66,6 +67,35 @@ test('position-only edits take the positions path and still equal a full extract
     const two = await updateEqualsFull(fx.dir, out, 'shift-2');
     assert.equal(two.upd.linkMode, 'positions');
     assert.equal((await runExtract({ root: fx.dir, outDir: out, workers: 0, incremental: true })).linkMode, 'reused');
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('a keeper\'s positions-only updates reuse its last ranking and report parts, and still equal a full extract byte for byte', async () => {
+  const fx = copyFixture();
+  try {
+    const out = join(fx.dir, 'out-update');
+    const kept = new KeptOutputs();
+    await runExtract({ root: fx.dir, outDir: out, workers: 0 });
+    // The keeper's first update relinks (an edit that changes facts): it ranks the graph itself.
+    edit(fx.dir, 'src/util/strings.ts', (t) => `${t}\nexport function keeperAdded(): void {}\n`);
+    assert.equal((await updateEqualsFull(fx.dir, out, 'keeper-relink', kept)).upd.linkMode, 'incremental');
+    const ranked = kept.rank;
+    assert.ok(ranked, 'the keeper keeps its ranking');
+    edit(fx.dir, 'src/core/router.ts', (t) => `\n\n\n${t}`);
+    edit(fx.dir, 'src/util/strings.ts', insertBefore(/^\s+return normalizePath\(path\)/, '  void 0;'));
+    assert.equal((await updateEqualsFull(fx.dir, out, 'keeper-shift-1', kept)).upd.linkMode, 'positions');
+    assert.equal(kept.rank?.communities, ranked.communities, 'the communities of the last ranking are reused');
+    assert.equal(kept.rank?.report, ranked.report, 'the report parts of the last ranking are reused');
+    assert.ok(ranked.report.gods && ranked.report.reading, 'the report filled its structure-only parts');
+    edit(fx.dir, 'src/core/router.ts', (t) => t.replace(/^\n/, ''));
+    assert.equal((await updateEqualsFull(fx.dir, out, 'keeper-shift-2', kept)).upd.linkMode, 'positions');
+    assert.equal(kept.rank?.report, ranked.report);
+    // Facts change again: ranked afresh.
+    edit(fx.dir, 'src/util/strings.ts', (t) => t.replace('keeperAdded', 'keeperRenamed'));
+    assert.equal((await updateEqualsFull(fx.dir, out, 'keeper-relink-2', kept)).upd.linkMode, 'incremental');
+    assert.notEqual(kept.rank?.report, ranked.report);
   } finally {
     fx.cleanup();
   }

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { EncodeMemo } from '../../graph/snapshot-encode.ts';
+import type { RankMemo } from '../phases/rank.node.ts';
 
 /**
  * What a keeper (`synaptic update --watch`, `synaptic serve --watch`: long-lived processes the user
@@ -14,6 +15,8 @@ export class KeptOutputs {
   /** Reads answered from memory / from disk (for tests). */
   readonly counts = { kept: 0, loaded: 0 };
   #encodeMemo!: EncodeMemo;
+  /** The last run's ranking (see RankMemo): a positions-only update of its graph reuses it. */
+  rank: RankMemo | undefined;
 
   constructor() {
     this.encodeMemo = new EncodeMemo();
@@ -65,6 +68,7 @@ export class KeptOutputs {
   /** Forget everything (e.g. after an error left the outputs in an unknown state). */
   clear(): void {
     this.#kept.clear();
+    this.rank = undefined;
   }
 }
 

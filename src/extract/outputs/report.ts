@@ -23,6 +23,20 @@ export interface ReportInput {
   communities: CommunityStats[];
   /** Partition algorithm, for the record. */
   algorithm?: string;
+  /**
+   * The parts that depend only on the graph's structure (the edge CSR, "Start reading here", the
+   * god nodes and their test reach), filled by this render; pass the previous render's to a graph
+   * of the same structure (same nodes, edges and communities; only positions moved) and they are
+   * not computed again.
+   */
+  memo?: ReportMemo;
+}
+
+/** See ReportInput.memo. */
+export interface ReportMemo {
+  csr?: EdgeCsr;
+  reading?: ReturnType<typeof startReading>;
+  gods?: { lines: string[]; rows: { node: number; tests: number }[] };
 }
 
 /** Relations that carry code dependencies (not mere containment). */
@@ -73,8 +87,9 @@ export function renderReport(input: ReportInput): string {
   const name = (id: number): string => `${id} "${md(byId.get(id)?.label ?? '?')}"`;
 
   out.push('## Start reading here', '');
-  const csr = edgeCsr(ig.nodes.length, ig.src, ig.dst);
-  const reading = startReading(ig, csr, communities, use);
+  const memo = input.memo ?? {};
+  const csr = (memo.csr ??= edgeCsr(ig.nodes.length, ig.src, ig.dst));
+  const reading = (memo.reading ??= startReading(ig, csr, communities, use));
   if (reading.length) {
     reading.forEach((r, i) => {
       const n = ig.nodes[r.node]!;
@@ -85,7 +100,9 @@ export function renderReport(input: ReportInput): string {
   out.push('');
 
   summary(out, input);
-  const gods = godNodes(out, ig, csr);
+  memo.gods ??= godNodes(ig, csr);
+  out.push(...memo.gods.lines);
+  const gods = memo.gods.rows;
 
   // Communities
   const shown = [...communities].sort((a, b) => b.size - a.size || a.id - b.id).slice(0, SHOWN_COMMUNITIES);
@@ -198,8 +215,9 @@ function summary(out: string[], input: ReportInput): void {
   out.push(`- Failed to parse: ${failed}; skipped: ${skipped}`, '');
 }
 
-/** The god-node table; returns the hubs with their test counts. */
-function godNodes(out: string[], ig: IndexedGraph, csr: EdgeCsr): { node: number; tests: number }[] {
+/** The god-node table's lines, and the hubs with their test counts. */
+function godNodes(ig: IndexedGraph, csr: EdgeCsr): { lines: string[]; rows: { node: number; tests: number }[] } {
+  const out: string[] = [];
   const nodes = ig.nodes;
   const degree = new Uint32Array(nodes.length);
   const inDeg = new Uint32Array(nodes.length);
@@ -234,7 +252,7 @@ function godNodes(out: string[], ig: IndexedGraph, csr: EdgeCsr): { node: number
     }
   } else out.push('(no dependency edges)');
   out.push('');
-  return rows;
+  return { lines: out, rows };
 }
 
 function failedAndSkipped(out: string[], doc: GraphDocument): void {

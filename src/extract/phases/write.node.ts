@@ -91,7 +91,7 @@ export async function writeOutputs(
     cborWrite = stageAtomic(folder.graphCbor, snapshotBytes);
     cbor = { bytes: snapshotBytes.length, sum: snapshotChecksum(snapshotBytes)! };
     step('encode graph.cbor');
-    folder.write(folder.report, renderReport({ doc, indexed, communities: communities.communities, algorithm: communities.algorithm }));
+    folder.write(folder.report, renderReport({ doc, indexed, communities: communities.communities, algorithm: communities.algorithm, memo: ranked.report }));
     step('report');
     await jsonWrite.commit();
     if (graphBytes) folder.wrote(folder.graphJson, graphBytes);
