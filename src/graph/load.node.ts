@@ -14,6 +14,8 @@ export interface LoadedGraph {
   doc?: GraphDocument;
   /** The decoded graph.cbor columns (absent when graph.json was used). */
   snapshot?: GraphSnapshot;
+  /** The graph.cbor bytes decoded into `snapshot` (a worker thread can index the very same graph). */
+  bytes?: Uint8Array;
   /** The file actually parsed (graph.cbor when it was fresh, else graph.json). */
   path: string;
   format: 'json' | 'cbor';
@@ -91,8 +93,9 @@ export async function loadGraph(jsonPath: string): Promise<LoadedGraph> {
       try {
         // One synchronous read: decoding and indexing block anyway, and fs/promises reads a big file
         // in many small chunks, each a trip through the thread pool (~50 ms idle for 25 MB).
-        const snapshot = decodeSnapshot(readFileSync(cborPath));
-        return { snapshot, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size, cborStamp };
+        const bytes = readFileSync(cborPath);
+        const snapshot = decodeSnapshot(bytes);
+        return { snapshot, bytes, path: cborPath, format: 'cbor', mtimeMs: st.mtimeMs, size: st.size, cborStamp };
       } catch (err) {
         // A bad snapshot falls back to the canonical graph.json.
         refused = `${cborPath} not used: ${(err instanceof Error ? err.message : String(err)).replace(/^Cannot decode graph snapshot: /, '')}`;

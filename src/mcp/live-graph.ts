@@ -4,17 +4,24 @@ import { QueryEngine } from '../query/engine.ts';
 import type { GraphIndex } from '../query/graph-index.ts';
 import type { TraversalBackend } from '../query/traversal.ts';
 import { indexSnapshot } from '../query/snapshot-index.ts';
+import { rankIndexInWorker } from './rank-index-worker.node.ts';
 
 /** Keep only what reload checks need: the decoded snapshot / document must not outlive indexing. */
 function stampOnly(loaded: LoadedGraph): LoadedGraph {
   return { path: loaded.path, format: loaded.format, mtimeMs: loaded.mtimeMs, size: loaded.size, cborStamp: loaded.cborStamp };
 }
 
-/** Index a loaded graph: straight from the snapshot columns when graph.cbor was used. */
-export function buildEngine(loaded: LoadedGraph, traversal: ((ix: GraphIndex) => TraversalBackend) | undefined): QueryEngine {
+/**
+ * Index a loaded graph: straight from the snapshot columns when graph.cbor was used; query_graph's
+ * index (the ranking postings and scratch) is then built from the same bytes on a worker thread.
+ */
+export function buildEngine(loaded: LoadedGraph, traversal: ((ix: GraphIndex) => TraversalBackend) | undefined, log?: (line: string) => void): QueryEngine {
   if (loaded.snapshot) {
     const { doc, edges } = indexSnapshot(loaded.snapshot);
-    return new QueryEngine(doc, traversal, { edges });
+    const engine = new QueryEngine(doc, traversal, { edges });
+    const rankIndex = loaded.bytes && rankIndexInWorker(loaded.bytes, log);
+    if (rankIndex) engine.rankIndexFrom(rankIndex);
+    return engine;
   }
   return new QueryEngine(loaded.doc!, traversal, { releaseLinks: true });
 }
@@ -85,7 +92,7 @@ export class LiveGraph {
     private readonly options: LiveGraphOptions,
     loaded: LoadedGraph,
   ) {
-    this.current = buildEngine(loaded, options.traversal);
+    this.current = buildEngine(loaded, options.traversal, options.log);
     this.loaded = stampOnly(loaded);
   }
 
@@ -166,7 +173,7 @@ export class LiveGraph {
       try {
         const loaded = await loadGraph(this.options.graphPath);
         if (loaded.warning) this.options.log?.(`[synaptic] warning: ${loaded.warning}`);
-        const engine = buildEngine(loaded, this.options.traversal);
+        const engine = buildEngine(loaded, this.options.traversal, this.options.log);
         engine.warm(this.options.warmReferences);
         const old = this.current;
         this.stopWarm?.(); // the old graph's warm-up, if still under way

@@ -8,7 +8,15 @@ import { candidate, qualifiedRef, qualifiedRefsOfGroup, resolveName, type Resolu
 import type { TraversalBackend } from './traversal.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
 import { SLICE_ITEMS, Sliced, whole, type WarmStep } from './sliced.ts';
-import { rankWarmStep } from './rank.ts';
+import { adoptRankScratch, rankWarmStep } from './rank.ts';
+import { unpackPostings, type PackedPostings } from './postings.ts';
+
+/** What a worker thread builds for query_graph from the same graph (see QueryEngine.rankIndexFrom). */
+export interface RankIndexParts {
+  postings: PackedPostings;
+  /** The ranking scratch's typed arrays (rank.ts buildRankScratch). */
+  scratch: Record<string, ArrayBufferView>;
+}
 
 /** One edge-neighbour in a caller / callee / reference / neighbour listing. */
 export interface EdgeHit {
@@ -82,6 +90,34 @@ export class QueryEngine {
   }
 
   /**
+   * Settles once the ranking index a worker thread builds (rankIndexFrom) is taken in or given up;
+   * undefined when none was started. A call that ranks awaits it first.
+   */
+  rankIndexReady: Promise<void> | undefined;
+  private rankIndexPending = false;
+
+  /**
+   * Take the ranking postings and scratch (query_graph's index, ~1 s of CPU on a 24k-node graph in a
+   * fresh process) from a worker thread that builds them from the same graph: meanwhile the warm-up
+   * skips them. When `parts` resolves to undefined (the worker failed) they are built here on first use.
+   */
+  rankIndexFrom(parts: Promise<RankIndexParts | undefined>): void {
+    this.rankIndexPending = true;
+    this.rankIndexReady = parts
+      .then(
+        (p) => {
+          if (!p) return;
+          this.ix.adoptPostings(unpackPostings(p.postings));
+          adoptRankScratch(this.ix, p.scratch);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.rankIndexPending = false;
+      });
+  }
+
+  /**
    * Build the lazy indexes and the traversal's copy of the graph now (off the start-up path); with
    * `references`, every node's copy-ready reference too (a busy server: ~0.2 s and a few MB on a
    * 50k-node graph, instead of label groups computed on the calls that first print them).
@@ -108,7 +144,7 @@ export class QueryEngine {
       }
       return true;
     });
-    steps.push((deadline) => this.statsIndex.step(deadline), whole(() => this.isDuplicateLabel(0)), this.ix.postingsWarmStep(), rankWarmStep(this.ix));
+    steps.push((deadline) => this.statsIndex.step(deadline), whole(() => this.isDuplicateLabel(0)), ...this.rankSteps());
     if (references) {
       let v = 0;
       steps.push((deadline) => {
@@ -120,6 +156,11 @@ export class QueryEngine {
       });
     }
     return steps;
+  }
+
+  /** The ranking postings and scratch as warm-up steps, skipped while a worker builds them. */
+  private rankSteps(): WarmStep[] {
+    return [this.ix.postingsWarmStep(), rankWarmStep(this.ix)].map((step) => (deadline: number) => this.rankIndexPending || step(deadline));
   }
 
   get doc(): GraphDocument {

@@ -264,6 +264,19 @@ export class GraphIndex {
     return (deadline) => this.postingsIndex.step(deadline);
   }
 
+  /** The ranking postings whole (built now if they are not yet). */
+  postings(): Postings {
+    return this.postingsIndex.get();
+  }
+
+  /**
+   * Take postings built elsewhere from the same graph (a worker thread, see rank-index.node.ts);
+   * false when this index built its own first.
+   */
+  adoptPostings(postings: Postings): boolean {
+    return this.postingsIndex.adopt(postings);
+  }
+
   /** Build the lazy indexes now. */
   warm(): void {
     for (const step of [...this.warmSteps(), this.postingsWarmStep()]) step(Infinity);

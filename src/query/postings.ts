@@ -15,8 +15,9 @@ import { bareName, splitWords, stem, STOPWORDS } from './tokens.ts';
 export class PostingList {
   constructor(
     private readonly terms: ReadonlyMap<string, number>,
-    private readonly off: Uint32Array,
-    private readonly ids: Int32Array,
+    /** Per term id, where its ids start in `ids` (length: terms + 1). */
+    readonly off: Uint32Array,
+    readonly ids: Int32Array,
   ) {}
 
   get(term: string): Int32Array | undefined {
@@ -29,6 +30,11 @@ export class PostingList {
 
   has(term: string): boolean {
     return this.get(term) !== undefined;
+  }
+
+  /** Every term of the table (shared by the four kinds), in term-id order. */
+  termTable(): IterableIterator<string> {
+    return this.terms.keys();
   }
 
   /** The non-empty lists as [term, ids], in term order (tests compare builds with it). */
@@ -194,4 +200,30 @@ export function* buildPostings(src: PostingsSource): Generator<void, Postings> {
   }
   const [labelList, pathList, docList, ownerList] = lists as [PostingList, PostingList, PostingList, PostingList];
   return { label: labelList, path: pathList, doc: docList, owner: ownerList, words };
+}
+
+/**
+ * Postings as a worker thread sends them (see packPostings): the term table in term-id order, and
+ * per kind (label, path, doc, owner) its offsets and ids, typed arrays a postMessage can transfer.
+ */
+export interface PackedPostings {
+  terms: string[];
+  off: Uint32Array[];
+  ids: Int32Array[];
+  words: Uint8Array;
+}
+
+const KINDS = ['label', 'path', 'doc', 'owner'] as const;
+
+/** `p` as transferable parts (its arrays are shared, not copied). */
+export function packPostings(p: Postings): PackedPostings {
+  return { terms: [...p.label.termTable()], off: KINDS.map((k) => p[k].off), ids: KINDS.map((k) => p[k].ids), words: p.words };
+}
+
+/** The postings `packPostings` took apart: the same lists (one term map, built here). */
+export function unpackPostings(packed: PackedPostings): Postings {
+  const termIds = new Map<string, number>();
+  for (let t = 0; t < packed.terms.length; t++) termIds.set(packed.terms[t]!, t);
+  const [label, path, doc, owner] = KINDS.map((_, k) => new PostingList(termIds, packed.off[k]!, packed.ids[k]!)) as [PostingList, PostingList, PostingList, PostingList];
+  return { label, path, doc, owner, words: packed.words };
 }

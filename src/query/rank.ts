@@ -144,9 +144,39 @@ export function rankWarmStep(ix: GraphIndex): WarmStep {
   return (deadline) => scratchBuild(ix).step(deadline);
 }
 
-function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
+/** Scratch fields that are not per-node typed arrays (a worker's scratch carries only the arrays). */
+const SCRATCH_SCALARS = new Set(['gen', 'n', 'heap']);
+
+/**
+ * The ranking scratch of an index built whole, as its typed arrays (a worker thread builds it and
+ * transfers them; see adoptRankScratch). Throws when the scratch holds a field of another kind.
+ */
+export function buildRankScratch(ix: GraphIndex): Record<string, ArrayBufferView> {
+  const parts: Record<string, ArrayBufferView> = {};
+  for (const [key, value] of Object.entries(scratchBuild(ix).get())) {
+    if (ArrayBuffer.isView(value)) parts[key] = value;
+    else if (!SCRATCH_SCALARS.has(key)) throw new TypeError(`Cannot send the ranking scratch: field '${key}' is not a typed array`);
+  }
+  return parts;
+}
+
+/**
+ * Take the scratch a worker built from the same graph (buildRankScratch); false when this index
+ * built its own first.
+ */
+export function adoptRankScratch(ix: GraphIndex, parts: Record<string, ArrayBufferView>): boolean {
+  // Into an allocated scratch, not a new object spread from `parts`: the same hidden class as a
+  // scratch built here, so rankQuery's field reads (some per matched node) see one shape.
+  const s = Object.assign(emptyScratch(ix), parts);
+  if (!scratchBuild(ix).adopt(s)) return false;
+  rememberCodeTiers(ix, s.tiers);
+  return true;
+}
+
+/** A scratch with every array allocated (zeroed): one object shape for a build here and an adopted one. */
+function emptyScratch(ix: GraphIndex): Scratch {
   const n = ix.n;
-  const s: Scratch = {
+  return {
     gen: 0,
     n,
     rec: new Float64Array(n << R_SHIFT),
@@ -163,6 +193,11 @@ function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
     bodies: new Float32Array(n),
     flags: new Uint8Array(n),
   };
+}
+
+function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
+  const n = ix.n;
+  const s = emptyScratch(ix);
   const tierOfFile = new Map<string, CodeTier>();
   const rec = s.rec;
   const labelWords = ix.labelWords;

@@ -22,6 +22,18 @@ export class Sliced<T> {
     return this.#value as T;
   }
 
+  /**
+   * Take a value built elsewhere (a worker thread, from the same graph) instead of building it; a
+   * build under way is dropped. False, and nothing changes, when the value was built already.
+   */
+  adopt(value: T): boolean {
+    if (!this.#build) return false;
+    this.#value = value;
+    this.#build = undefined;
+    this.#run = undefined;
+    return true;
+  }
+
   /** Advance the build until `deadline` (a performance.now() time); true once it is built. */
   step(deadline: number): boolean {
     if (!this.#build) return true;

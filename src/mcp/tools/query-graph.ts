@@ -35,6 +35,7 @@ export function createQueryGraphTool(ctx: GraphToolContext): ToolDefinition<type
     annotations: READ_ONLY,
     async handler(args) {
       const engine = await ctx.engine();
+      await engine.rankIndexReady; // query_graph's index, when a worker thread builds it
       const started = performance.now();
       const mode = args.mode ?? 'bfs';
       const budget = args.token_budget ?? ctx.defaults.tokenBudget;

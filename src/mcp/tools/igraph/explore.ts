@@ -22,6 +22,7 @@ export function createIgraphExploreTool(ctx: GraphToolContext): ToolDefinition<t
     annotations: READ_ONLY,
     async handler({ query, topK = 5, hops = 2 }) {
       const engine = await ctx.engine();
+      await engine.rankIndexReady;
       const ranked = engine.rank(query, { tokenBudget: Math.max(400, topK * 80) });
       const symbols = ranked.nodes.filter((n) => n.matched).slice(0, topK);
       const seen = new Set(symbols.map((s) => s.node));
