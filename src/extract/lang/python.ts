@@ -51,6 +51,15 @@ function typePath(n: Node, depth = 0): NamePath | undefined {
   }
 }
 
+/** The names an assignment target pattern binds: identifiers, not attributes or subscripts. */
+function patternNames(n: Node, out: string[] = [], depth = 0): string[] {
+  if (n.type === 'identifier') out.push(n.text);
+  else if (depth < MAX_TYPE_DEPTH && /^(pattern_list|tuple_pattern|list_pattern|list_splat_pattern|parenthesized_expression|tuple|list)$/.test(n.type)) {
+    for (const c of n.namedChildren) if (c) patternNames(c, out, depth + 1);
+  }
+  return out;
+}
+
 function param(n: Node): Param[] {
   switch (n.type) {
     case 'identifier': return n.text === 'self' || n.text === 'cls' ? [] : [{ name: n.text }];
@@ -163,7 +172,9 @@ export const PYTHON_SPEC: LangSpec = makeGenericSpec({
       const attr = left.childForFieldName('attribute');
       if (cls >= 0 && attr && (tp || (value && value.k !== 'unk'))) sink.bindings.push({ scope: cls, name: attr.text, ...(tp ? { type: tp } : {}), ...(value && value.k !== 'unk' ? { value } : {}), field: true, at: scope });
     } else {
-      for (const id of left.descendantsOfType('identifier')) if (id) sink.bindings.push({ scope, name: id.text });
+      // `a, (b, *c) = ...` binds its names (of unknown value); `ctx.args = x` and `ctx.params[k] = v`
+      // bind nothing: they change ctx, they do not rebind it (a binding would hide its annotated type).
+      for (const name of patternNames(left)) sink.bindings.push({ scope, name });
     }
   },
   hazards: { eval: 'eval', exec: 'eval', getattr: 'reflection', setattr: 'reflection', hasattr: 'reflection', __import__: 'dynamic_import', 'importlib.import_module': 'dynamic_import' },
