@@ -10,7 +10,7 @@ import type { SqlFacts } from './sql/facts.ts';
 import type { HttpFacts } from './http/facts.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 26;
+export const FACTS_VERSION = 27;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the
@@ -114,6 +114,8 @@ export interface CallFact {
    * `macro`: a macro invocation (Rust `name!(..)`), linked only to a macro definition (`expands`).
    */
   form: 'call' | 'new' | 'super' | 'ref' | 'macro';
+  /** The arguments (Java, to pick the overload they select; literals as `new` of their type). */
+  args?: Expr[];
 }
 
 /** A local variable / parameter / field binding with what is known of its type. */

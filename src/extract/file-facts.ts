@@ -288,10 +288,13 @@ function collect(
       const callee = it.callee ?? it.node;
       if (spec.specialCall?.(it.node, callee, sink)) continue;
       const e = spec.expr(callee, 0);
-      calls.push({
+      const call: CallFact = {
         scope, line: it.node.startPosition.row + 1, callee: e,
         form: cap === 'reference.new' ? 'new' : e.k === 'super' ? 'super' : 'call',
-      });
+      };
+      const args = spec.callArgs?.(it.node);
+      if (args) call.args = args;
+      calls.push(call);
     } else if (cap === 'reference.value') {
       const e = spec.expr(it.node, 0);
       if (e.k === 'id' || e.k === 'mem') calls.push({ scope: enclosing(it.node, false), line: it.node.startPosition.row + 1, callee: e, form: 'ref' });

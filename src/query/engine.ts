@@ -9,6 +9,7 @@ import type { TraversalBackend } from './traversal.ts';
 import type { EdgeColumns } from './snapshot-index.ts';
 import { SLICE_ITEMS, Sliced, whole, type WarmStep } from './sliced.ts';
 import { adoptRankScratch, rankWarmStep } from './rank.ts';
+import { codeTiersWarmStep } from './code-tier.ts';
 import { unpackPostings, type PackedPostings } from './postings.ts';
 
 /** What a worker thread builds for query_graph from the same graph (see QueryEngine.rankIndexFrom). */
@@ -128,12 +129,14 @@ export class QueryEngine {
 
   /**
    * What `warm` builds, as steps a server runs in idle time a slice at a time (LiveGraph): the
-   * index's lookup maps, the traversal's graph copy, the hub ranking with the test reach of the first
-   * page of hubs, the graph stats, the ranking postings and scratch (query_graph only; the biggest
-   * builds, so every other tool is ready first), and with `references` every node reference.
+   * index's lookup maps, the code tiers (listings and name resolution), the traversal's graph copy,
+   * the hub ranking with the test reach of the first page of hubs, the graph stats, the ranking
+   * postings and scratch (query_graph only; the biggest builds, so every other tool is ready first;
+   * skipped while a worker thread builds them, see rankIndexFrom), and with `references` every node
+   * reference.
    */
   warmSteps(references = false): WarmStep[] {
-    const steps = [...this.ix.warmSteps(), whole(() => this.traversal.prepare?.()), whole(() => this.godNodes())];
+    const steps = [...this.ix.warmSteps(), codeTiersWarmStep(this.ix), whole(() => this.traversal.prepare?.()), whole(() => this.godNodes())];
     let hub = 0;
     steps.push((deadline) => {
       const hubs = this.godNodes();

@@ -5,6 +5,7 @@ import { Core } from '../../src/core/index.ts';
 import { coreTraversal } from '../../src/query/core-traversal.ts';
 import { QueryEngine } from '../../src/query/engine.ts';
 import { Sliced } from '../../src/query/sliced.ts';
+import { CODE_TIER, codeTiers, rememberCodeTiers } from '../../src/query/code-tier.ts';
 
 const traversal = coreTraversal(await Core.load());
 
@@ -118,4 +119,13 @@ test('labelOrder over several sorted runs merges to the (label, id) order', () =
     expected.map((v) => order[v]),
     expected.map((_, i) => i),
   );
+});
+
+test('warmSteps() builds the code tiers before the ranking index (listings and lookups order by them)', () => {
+  const engine = new QueryEngine(graph(5, 400), traversal);
+  // Every step but the last two (the ranking postings and scratch, which record tiers too).
+  for (const step of engine.warmSteps().slice(0, -2)) step(Infinity);
+  const other = new Uint8Array(engine.ix.n).fill(CODE_TIER.test);
+  rememberCodeTiers(engine.ix, other);
+  assert.notEqual(codeTiers(engine.ix), other, 'the warm-up built them already');
 });

@@ -52,6 +52,30 @@ function fieldParam(n: Node): Param[] {
   return [{ name: name.text.replace(/^[&*]+/, ''), ...(t ? { type: t.text } : {}) }];
 }
 
+/**
+ * Java type path: as typePathOf, and a primitive or an array type by its text (`int`, `String[]`):
+ * no repository type, but a declared one (an `int x` parameter is not typed by a guess from other
+ * parameters named x; overloads are told apart by it).
+ */
+function javaTypePath(n: Node): NamePath | undefined {
+  if (n.type === 'integral_type' || n.type === 'floating_point_type' || n.type === 'boolean_type') return [n.text];
+  if (n.type === 'array_type') {
+    const el = n.childForFieldName('element');
+    const p = el ? javaTypePath(el) : undefined;
+    return p ? [...p.slice(0, -1), `${p[p.length - 1]}${n.childForFieldName('dimensions')?.text.replace(/\s+/g, '') ?? '[]'}`] : undefined;
+  }
+  return typePathOf(n);
+}
+
+/** Java: a parameter; a varargs one (`String... args`) is named by its declarator, typed `T...`. */
+function javaParam(n: Node): Param[] {
+  if (n.type !== 'spread_parameter') return fieldParam(n);
+  const d = n.namedChildren.find((c) => c?.type === 'variable_declarator');
+  const t = n.namedChildren.find((c) => c && c.type !== 'modifiers' && c.type !== 'variable_declarator');
+  const name = d?.childForFieldName('name');
+  return name ? [{ name: name.text, ...(t ? { type: `${t.text}...` } : {}) }] : [];
+}
+
 function declaratorBindings(node: Node, tp: NamePath | undefined, scope: number, sink: Sink, expr: (n: Node, d: number) => Expr, field = false): void {
   for (const d of node.namedChildren) {
     if (!d || !/declarator/.test(d.type)) continue;
@@ -68,7 +92,39 @@ function declaratorBindings(node: Node, tp: NamePath | undefined, scope: number,
   }
 }
 
-export const JAVA_SPEC: LangSpec = makeGenericSpec({
+/** Java: the enclosing class's simple name (`this(...)` constructs it), or undefined. */
+function enclosingClassName(n: Node): string | undefined {
+  for (let p = n.parent; p; p = p.parent) {
+    if (/^(class|enum|record)_declaration$/.test(p.type)) return p.childForFieldName('name')?.text;
+  }
+  return undefined;
+}
+
+const JAVA_LITERALS: Readonly<Record<string, string>> = {
+  null_literal: 'null', true: 'boolean', false: 'boolean', string_literal: 'String', text_block: 'String', character_literal: 'char',
+  decimal_integer_literal: 'int', hex_integer_literal: 'int', octal_integer_literal: 'int', binary_integer_literal: 'int',
+  decimal_floating_point_literal: 'double', hex_floating_point_literal: 'double', class_literal: 'Class',
+};
+
+/**
+ * Java: an argument as far as overload selection needs it (link/overloads.ts): a literal or a cast as
+ * an instance of its type (`new` of the type name; `null` for null, `->` for a lambda or method
+ * reference), a call as its result, else the expression.
+ */
+function javaArg(n: Node, expr: (n: Node, d: number) => Expr): Expr {
+  const lit = JAVA_LITERALS[n.type];
+  if (lit) return { k: 'new', t: [n.type === 'decimal_integer_literal' && /[lL]$/.test(n.text) ? 'long' : n.type === 'decimal_floating_point_literal' && /[fF]$/.test(n.text) ? 'float' : lit] };
+  if (n.type === 'cast_expression') {
+    const t = n.childForFieldName('type');
+    const p = t ? javaTypePath(t) : undefined;
+    return p ? { k: 'new', t: p } : { k: 'unk' };
+  }
+  if (n.type === 'method_invocation') return { k: 'call', f: expr(n, 1) };
+  if (n.type === 'lambda_expression' || n.type === 'method_reference') return { k: 'new', t: ['->'] }; // (a functional interface's instance)
+  return expr(n, 1);
+}
+
+const JAVA_BASE = makeGenericSpec({
   tables: {
     ids: new Set(['identifier', 'type_identifier']),
     thisTypes: new Set(['this']),
@@ -82,7 +138,15 @@ export const JAVA_SPEC: LangSpec = makeGenericSpec({
         const name = n.childForFieldName('name');
         if (!name) return { k: 'unk' };
         if (!o) return { k: 'id', n: name.text };
-        return { k: 'mem', o: self(o, d + 1), n: name.text };
+        // (`a.b().c()`: the receiver of c is what b returns, not b)
+        return { k: 'mem', o: o.type === 'method_invocation' ? { k: 'call', f: self(o, d + 1) } : self(o, d + 1), n: name.text };
+      }
+      if (n.type === 'explicit_constructor_invocation') {
+        // `super(...)` calls the base's constructor, `this(...)` another constructor of the class
+        const c = n.childForFieldName('constructor');
+        if (c?.type === 'super') return { k: 'super' };
+        const cls = enclosingClassName(n);
+        return c?.type === 'this' && cls ? { k: 'new', t: [cls] } : { k: 'unk' };
       }
       if (n.type === 'object_creation_expression') {
         const t = n.childForFieldName('type');
@@ -97,10 +161,10 @@ export const JAVA_SPEC: LangSpec = makeGenericSpec({
       return undefined;
     },
   },
-  typePath: typePathOf,
+  typePath: javaTypePath,
   comments: ['block_comment', 'line_comment'],
   returnFields: ['type'],
-  param: fieldParam,
+  param: javaParam,
   visibility: (def) => javaLikeVisibility(def, 'java'),
   imports(node, scope, sink) {
     const text = node.text.replace(/^import\s+(static\s+)?/, '').replace(/;\s*$/, '').trim();
@@ -113,16 +177,18 @@ export const JAVA_SPEC: LangSpec = makeGenericSpec({
   },
   local(node, scope, sink, defs, expr) {
     const t = node.childForFieldName('type');
-    const tp = t ? typePathOf(t) : undefined;
+    const tp = t ? javaTypePath(t) : undefined;
     if (node.type === 'enhanced_for_statement') {
       const n = node.childForFieldName('name');
       if (n && tp) sink.bindings.push({ scope, name: n.text, type: tp });
       return;
     }
-    const isField = node.type === 'field_declaration';
+    const isField = node.type === 'field_declaration' || node.type === 'constant_declaration'; // (an interface's constants)
     let cls = scope;
     if (isField) while (cls >= 0 && !['class', 'interface', 'enum', 'struct'].includes(defs[cls]!.kind)) cls = defs[cls]!.parent;
-    declaratorBindings(node, tp, isField ? cls : scope, sink, expr, isField);
+    // (`var x = f()`: x holds what f returns)
+    const value = (n: Node, d: number): Expr => (n.type === 'method_invocation' ? { k: 'call', f: expr(n, d) } : expr(n, d));
+    declaratorBindings(node, tp, isField ? cls : scope, sink, value, isField);
   },
   hazards: { 'Class.forName': 'reflection', '.getMethod': 'reflection', '.getDeclaredMethod': 'reflection', '.invoke': 'reflection', '.newInstance': 'reflection' },
   stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
@@ -131,6 +197,17 @@ export const JAVA_SPEC: LangSpec = makeGenericSpec({
     return undefined;
   },
 });
+
+export const JAVA_SPEC: LangSpec = {
+  ...JAVA_BASE,
+  callArgs(call) {
+    const args = call.childForFieldName('arguments');
+    if (!args) return undefined;
+    const out: Expr[] = [];
+    for (const a of args.namedChildren) if (a && !/comment/.test(a.type)) out.push(javaArg(a, JAVA_BASE.expr));
+    return out;
+  },
+};
 
 export const CSHARP_SPEC: LangSpec = makeGenericSpec({
   tables: {

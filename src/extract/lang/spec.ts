@@ -67,6 +67,8 @@ export interface LangSpec {
   statement(capture: string, node: Node, scope: number, sink: Sink, defs: DefInfo[]): void;
   /** Hazard / special handling of a call: returns true when the call is consumed (not a normal call). */
   specialCall?(call: Node, callee: Node, sink: Sink): boolean;
+  /** A call's arguments, for languages that pick among overloads by them (Java). */
+  callArgs?(call: Node): Expr[] | undefined;
   /** Package / namespace of the file, if the language declares one. */
   packageName?(root: Node): string | undefined;
 }

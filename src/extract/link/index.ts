@@ -9,6 +9,7 @@ import type { CallFact, FileFacts } from '../facts.ts';
 import type { ProjectContext } from '../project-context.ts';
 import { languageFamily, Resolver, type GuessData, type Resolved } from './resolver.ts';
 import { resolveMacro } from './macros.ts';
+import { pickOverload } from './overloads.ts';
 import { linkSql } from './sql.ts';
 import { linkHttp } from './http.ts';
 
@@ -271,12 +272,14 @@ export class Linker {
 
     function resolveCall(r: Resolver, fc: number, c: CallFact): { ids: { id: NodeKey; rel: string; testTarget: boolean }[]; conf: Confidence; score?: number } | null {
       const target = (fi2: number, i: number, rel = 'calls') => ({ id: idOf(fi2, i), rel, testTarget: r.file(fi2).isTest });
+      // (Java: the overload the arguments select, link/overloads.ts)
+      const pick = (t: [number, number]): [number, number] => (c.args ? pickOverload(r, fc, c, t) : t);
       if (c.form === 'super') {
         const t = r.enclosingType(fc, c.scope);
         const base = t >= 0 ? r.bases(fc, t)[0] : undefined;
         if (!base) return null;
         const ctor = constructorOf(r, base[0], base[1]);
-        return ctor ? { ids: [target(ctor[0], ctor[1])], conf: 'INFERRED' } : null;
+        return ctor ? { ids: [target(...pick(ctor))], conf: 'INFERRED' } : null;
       }
       const v: Resolved | null = r.typeOf(fc, c.scope, c.callee);
       if (!v) return ambiguous(r, fc, c);
@@ -294,7 +297,7 @@ export class Linker {
       if (v.v.t === 'inst') {
         if (c.callee.k !== 'new') return null; // calling an instance (functor): unknown
         const ctor = constructorOf(r, v.v.f, v.v.i); // Ruby `Foo.new`
-        return { ids: [ctor ? target(ctor[0], ctor[1]) : target(v.v.f, v.v.i, 'instantiates')], conf: 'EXTRACTED' };
+        return { ids: [ctor ? target(...pick(ctor)) : target(v.v.f, v.v.i, 'instantiates')], conf: 'EXTRACTED' };
       }
       const conf: Confidence = v.inf ? 'INFERRED' : 'EXTRACTED';
 
@@ -306,12 +309,12 @@ export class Linker {
           const k = r.sym(vf, vi).kind;
           return k === 'constructor' || (k === 'function' && languageFamily(r.file(vf).language) === 'js') ? { ids: [target(vf, vi)], conf } : null;
         }
-        return { ids: [target(vf, vi)], conf, ...(v.guess ? { score: 0.5 } : {}) };
+        return { ids: [target(...pick([vf, vi]))], conf, ...(v.guess ? { score: 0.5 } : {}) };
       }
       if (r.isTypeLike(vf, vi)) {
         // (TS/JS: `new C()` of a class without its own constructor instantiates C, as the checker says)
         const ctor = constructorOf(r, vf, vi, languageFamily(r.file(vf).language) !== 'js');
-        return { ids: [ctor ? target(ctor[0], ctor[1]) : target(vf, vi, 'instantiates')], conf };
+        return { ids: [ctor ? target(...pick(ctor)) : target(vf, vi, 'instantiates')], conf };
       }
       return null;
     }

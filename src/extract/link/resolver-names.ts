@@ -37,7 +37,11 @@ export abstract class ResolverNames extends ResolverIndex {
         if (imp) return this.importValue(f, imp);
         if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: false };
       } else if (IMPLICIT_THIS.has(lang)) {
-        const m = this.member(f, s, name, false, new Set());
+        // Java: a local of a field initializer's lambda or an initializer block is in the class's scope
+        const b = lang === 'java' ? fx.locals.get(s)?.get(name) : undefined;
+        if (b) return this.bindingValue(f, b[b.length - 1]!);
+        // Java: a bare field name in a method is `this.field` (the instance view types it by its declaration)
+        const m = this.member(f, s, name, lang === 'java', new Set());
         if (m) return { v: m.v, inf: true };
       }
       const parent = syms[s]!.parent;

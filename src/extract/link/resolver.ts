@@ -53,13 +53,16 @@ export class Resolver extends ResolverNames {
     seen.add(key);
     const fx = this.ix(f);
     // (a function's nested functions are not its members; `F.prototype.m` is, through `owned`)
-    const child = CALLABLE.has(fx.facts.symbols[i]!.kind) ? undefined : fx.members.get(i)?.get(name);
+    let child = CALLABLE.has(fx.facts.symbols[i]!.kind) ? undefined : fx.members.get(i)?.get(name);
+    // (a Java/C# constructor is named as its class, but the name inside the class is the class)
+    if (child !== undefined && fx.facts.symbols[child]!.kind === 'constructor' && name === fx.facts.symbols[i]!.name) child = undefined;
     if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: seen.size > 1 };
     this.key(`o\0${this.ownerScope(fx.facts)}`);
     const owned = this.owned.get(`${this.ownerScope(fx.facts)}\0${this.sym(f, i).name}\0${name}`);
     if (owned) return { v: { t: 'sym', f: owned[0], i: owned[1] }, inf: seen.size > 1 };
     const fields = fx.fields.get(i)?.get(name);
-    if (fields && instance) {
+    // (Java: `Type.FIELD` reads a static field; naming an instance field so does not compile)
+    if (fields && (instance || fx.facts.language === 'java')) {
       for (const b of fields) {
         const r = this.bindingValue(f, b);
         if (r) return { v: r.v, inf: true };

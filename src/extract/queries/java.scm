@@ -8,6 +8,7 @@
 (constructor_declaration name: (identifier) @name) @definition.constructor
 
 (method_invocation) @reference.call
+(explicit_constructor_invocation) @reference.call
 (object_creation_expression type: (_) @callee) @reference.new
 (superclass (_) @reference.extends)
 (super_interfaces (type_list (_) @reference.implements))
@@ -18,6 +19,8 @@
 (import_declaration) @import
 (local_variable_declaration) @local
 (formal_parameter) @param
+(spread_parameter) @param
 (field_declaration) @local
+(constant_declaration) @local
 (enhanced_for_statement) @local
 (return_statement (_) @return)
