@@ -22,6 +22,8 @@ export interface Term {
   /** The question words it stands for (bit i: token i). */
   bits: number;
   weight: number;
+  /** For an abbreviation or truncation: the question token it spells (one concept, one frequency). */
+  of?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export function questionTerms(ix: GraphIndex, question: string, tokens: readonly
     for (const variant of tokenVariants(token)) {
       if (seen.has(variant)) continue;
       seen.add(variant);
-      terms.push({ token: variant, bits: bitOf(token), weight: VARIANT_WEIGHT });
+      terms.push({ token: variant, bits: bitOf(token), weight: VARIANT_WEIGHT, of: token });
     }
     // Code shortens words by truncation (`param`, `expr`, `sig`): a name word of 3+ letters that
     // starts the question word and keeps at least 40% of it.
@@ -49,7 +51,7 @@ export function questionTerms(ix: GraphIndex, question: string, tokens: readonly
       const prefix = token.slice(0, k);
       if (seen.has(prefix) || !ix.labelPostings.has(prefix)) continue;
       seen.add(prefix);
-      terms.push({ token: prefix, bits: bitOf(token), weight: TRUNCATION_WEIGHT });
+      terms.push({ token: prefix, bits: bitOf(token), weight: TRUNCATION_WEIGHT, of: token });
     }
   }
   for (const { acronym, words } of spelledAcronyms(question)) {

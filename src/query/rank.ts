@@ -6,6 +6,7 @@ import { bodyFactor, CODE_TIER, fileTier, isDeclarationOnly, rememberCodeTiers, 
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 import { FrontierHeap, topMatches } from './rank-heaps.ts';
 import { isDeprecated, isErrorType, signatureWords } from './rank-evidence.ts';
+import { addCallerSupport } from './rank-support.ts';
 
 export { topMatches } from './rank-heaps.ts';
 
@@ -55,10 +56,19 @@ const EXACT_BONUS = 2.5;
 const SIGNATURE_WEIGHT = 0.45;
 /** Score factor of an error type when the question is not about errors (rank-evidence.ts). */
 const ERROR_TYPE_FACTOR = 0.5;
+/** Up to this share more for a match that other matches call (rank-support.ts). */
+const CALLER_SUPPORT = 0.25;
 /** Score factor of a symbol its doc comment calls deprecated or disabled. */
 const DEPRECATED_FACTOR = 0.5;
 const DECAY = 0.5;
 const MAX_SCAN_PER_NODE = 128;
+/**
+ * An answer's nodes past the first FILE_FREE of one file score FILE_REPEAT times less for each one
+ * before them: five functions of one file (a shell's completion generators) crowd out the code in
+ * other files that does the work.
+ */
+const FILE_FREE = 2;
+const FILE_REPEAT = 0.9;
 
 /** Node cap for a token budget: about budget/40, clamped to 10..400. */
 export function nodeCapFor(budget: number): number {
@@ -301,7 +311,10 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   for (const term of terms) {
     const lp = labelPostings.get(term.token);
     if (!lp) continue;
-    const idf = Math.log(1 + n / (1 + lp.length)) * term.weight;
+    // An abbreviation names the concept its word does: rarer as a spelling, not as a concept
+    // (`comp` in 30 names must not outweigh `completion` in 90).
+    const df = lp.length + (term.of !== undefined ? (labelPostings.get(term.of)?.length ?? 0) : 0);
+    const idf = Math.log(1 + n / (1 + df)) * term.weight;
     for (let k = 0; k < lp.length; k++) {
       const v = lp[k]!;
       const o = touch(v);
@@ -369,14 +382,20 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     const o = touch(v);
     rec[o + R_LABEL] += EXACT_BONUS * logN * 0.5;
   }
-  // Signature words: a parameter (`getPath(request: Request)`) says what a match works on.
+  // Signature words: a parameter (`getPath(request: Request)`) says what a match works on. Read for
+  // the names that match and miss a concept (what a doc or path alone matched scores low anyway).
   const termOf = new Map<string, { bits: number; weight: number }>();
-  for (const term of terms) if (term.bits !== 0 && !termOf.has(term.token)) termOf.set(term.token, term);
+  let allBits = 0;
+  for (const term of terms) {
+    allBits |= term.bits;
+    if (term.bits !== 0 && !termOf.has(term.token)) termOf.set(term.token, term);
+  }
   for (let k = 0; k < matchedCount; k++) {
     const v = matched[k]!;
+    const o = v << R_SHIFT;
+    if (rec[o + R_LABEL] === 0 || (rec[o + R_CONCEPTS]! & allBits) === allBits) continue;
     const words = signatureWords(ix, v);
     if (!words) continue;
-    const o = v << R_SHIFT;
     for (const w of words) {
       const term = termOf.get(w);
       if (!term || (rec[o + R_CONCEPTS]! & term.bits) === term.bits) continue;
@@ -453,6 +472,11 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   // Only the strongest cap*4 matches are used (seeds come from the first dozen): select them
   // instead of sorting every match; the order (score desc, id asc) is total, so this is exact.
   const ranked = topMatches(based, basedCount, rec, cap * 4, 1 << R_SHIFT, R_BASE);
+  top = addCallerSupport(
+    ix, ranked, top, CALLER_SUPPORT,
+    (v) => (hasBase(v) ? rec[(v << R_SHIFT) + R_BASE]! : 0),
+    (v, s) => (rec[(v << R_SHIFT) + R_BASE] = s),
+  );
   const seedLimit = Math.max(1, Math.min(Math.ceil(cap / 2), 12));
   const seeds: NodeId[] = [];
   for (const v of ranked) {
@@ -522,6 +546,14 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
         heap.push(u, next, s);
       }
     }
+  }
+  selected.sort((a, b) => b.score - a.score || a.depth - b.depth || a.node - b.node);
+  const perFile = new Map<string, number>();
+  for (const r of selected) {
+    const file = String(ix.node(r.node).source_file ?? '');
+    const k = perFile.get(file) ?? 0;
+    perFile.set(file, k + 1);
+    if (k >= FILE_FREE) r.score *= FILE_REPEAT ** (k - FILE_FREE + 1);
   }
   // Scores are relative: the best node reads 1.
   const maxScore = selected.reduce((m, r) => Math.max(m, r.score), 0) || 1;

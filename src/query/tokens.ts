@@ -30,6 +30,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   'code', 'implemented', 'implement', 'handle', 'handled', 'show', 'find', 'tell', 'explain', 'function',
   'functions', 'method', 'methods', 'class', 'classes', 'file', 'files', 'call', 'calls', 'called', 'logic',
   'thing', 'things', 'part',
+  // Their abbreviations in names (`HelpFunc`, `MongoRuntimeImpl`) say as little.
+  'func', 'fn', 'impl',
 ]);
 
 /** A question split into prose and `code spans` (the text between a pair of backticks). */
@@ -142,7 +144,7 @@ function inflectionStep(word: string): string {
 
 /** One derivational suffix, longest first: [suffix, replacement, letters that must remain]. */
 const DERIVATIONS: ReadonlyArray<readonly [string, string, number]> = [
-  ['ification', 'ify', 2], ['ization', 'ize', 3], ['ational', 'ate', 3], ['ation', 'ate', 2], ['ition', 'e', 3],
+  ['ification', 'ify', 2], ['ization', 'ize', 3], ['ature', '', 3], ['ational', 'ate', 3], ['ation', 'ate', 2], ['ition', 'e', 3],
   ['ator', 'ate', 2], ['ment', '', 4], ['ness', '', 3], ['ier', 'y', 3], ['tion', 't', 2], ['sion', 's', 2],
   ['er', '', 3], ['or', '', 4],
 ];

@@ -134,3 +134,36 @@ test('a deprecated symbol ranks below the one in use; an irregular past form mee
   assert.equal(stem('found'), stem('find'));
   assert.equal(top(e, 'how is the command found')[0], 'command.go#Command.Find');
 });
+
+test('a match that other matches call ranks before one nothing calls', () => {
+  const e = graph(
+    [
+      ['src/d.ts#signMessage', 'function', 63], ['src/a.ts#signPayload', 'function', 10],
+      ['src/b.ts#signedCookie', 'function', 20], ['src/c.ts#signedHeader', 'function', 20],
+    ],
+    [['src/b.ts#signedCookie', 'src/a.ts#signPayload', 'calls'], ['src/c.ts#signedHeader', 'src/a.ts#signPayload', 'calls']],
+  );
+  // signMessage's longer body alone would put it first.
+  const ids = top(e, 'how is it signed', 10);
+  assert.ok(ids.indexOf('src/a.ts#signPayload') < ids.indexOf('src/d.ts#signMessage'), ids.join(', '));
+});
+
+test('past two nodes of one file, each further one ranks a little lower', () => {
+  const e = graph([
+    ...['bash', 'zsh', 'fish', 'nu'].map((s) => [`src/shell.go#${s}Completion`, 'function', 30] as [string, GraphNode['kind'], number]),
+    ['src/helper.go#completionHelperTable', 'function', 30],
+  ]);
+  const ids = top(e, 'how does completion work', 3);
+  assert.ok(ids.includes('src/helper.go#completionHelperTable'), ids.join(', '));
+});
+
+test('an abbreviation weighs as the concept it spells, and Func/Impl are scaffolding', () => {
+  const e = graph([
+    ...['bash', 'zsh', 'fish', 'nu', 'elvish', 'ion'].map((w) => [`src/${w}.ts#${w}Completion`, 'function', 30] as [string, GraphNode['kind'], number]),
+    ['src/comp.ts#shellComp', 'function', 30], ['src/shell.ts#shellCompletion', 'function', 30],
+    ['src/help.ts#helpWriter', 'function', 30], ['src/help.ts#HelpFunc', 'function', 30],
+  ]);
+  // With a frequency of its own, the rarer spelling `comp` outweighed `completion`.
+  assert.equal(top(e, 'how does shell completion work')[0], 'src/shell.ts#shellCompletion');
+  assert.equal(top(e, 'how is help printed')[0], 'src/help.ts#HelpFunc');
+});
