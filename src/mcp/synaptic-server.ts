@@ -20,6 +20,8 @@ import { CONCISE_DEFAULTS, NORMAL_DEFAULTS, type GraphToolContext } from './tool
 import { createIgraphTools } from './tools/igraph/index.ts';
 import { createGraphTools } from './tools/index.ts';
 import { createExecTools } from './tools/speculate.ts';
+import { FederatedStore } from './federated/store.node.ts';
+import { createFederatedTools } from './federated/tools.ts';
 
 export interface SynapticServerOptions {
   /** Path of graph.json. */
@@ -69,6 +71,12 @@ export interface SynapticServerOptions {
    * `serve --extract` passes the state of the extraction it runs.
    */
   absentGraph?: () => string;
+  /**
+   * Serve a federated store shard-aware (SYNAPTIC_STORE / `serve --store`): a workspace output folder
+   * or its global-manifest.json; members load on demand behind an LRU of `storeLru` (default 8).
+   */
+  store?: string;
+  storeLru?: number;
 }
 
 export interface SynapticServer {
@@ -147,7 +155,11 @@ export async function createSynapticServer(options: SynapticServerOptions): Prom
         }
       : undefined,
   };
-  const all: ToolProvider[] = [createGraphTools(ctx)];
+  const all: ToolProvider[] = [
+    options.store
+      ? createFederatedTools(new FederatedStore({ store: options.store, traversal: liveOptions.traversal, log: options.log, lru: options.storeLru }), ctx)
+      : createGraphTools(ctx),
+  ];
   if (options.allowExec) all.push(createExecTools(ctx));
   if (options.profile === 'igraph') all.push(createIgraphTools(ctx));
   all.push(...(options.providers ?? []));

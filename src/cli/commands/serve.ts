@@ -7,6 +7,7 @@ import { checkHttpArgs, defaultThreads, serveHttp } from '../serve-http.ts';
 import { serveStdio } from '../../mcp/stdio.ts';
 import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_CEILING } from '../../mcp/line-splitter.ts';
 import { createSynapticServer } from '../../mcp/synaptic-server.ts';
+import { storeDir } from '../../mcp/federated/store.node.ts';
 import { PROFILES, type ServeProfile } from '../../mcp/profiles.ts';
 import { extractorVersion } from '../../extract/identity.node.ts';
 import { answerUpdates } from '../../extract/keeper-socket.node.ts';
@@ -27,6 +28,8 @@ Options:
                         folder at or above the working directory (or SYNAPTIC_PROJECT_DIR) holding synaptic-out/
                         or .git). Without a graph yet, the server starts anyway: memory and vault tools work, graph
                         tools say to run \`synaptic extract\`, and the graph is loaded when it appears
+  --store <dir>         serve a workspace's federated store shard-aware (its synaptic-out/ folder or
+                        global-manifest.json; also SYNAPTIC_STORE): members load on demand behind an LRU
   --extract             when there is no graph yet, build it in this process (progress on stderr); graph tools
                         answer once it is written
   --source-root <dir>   root that get_source / search_text may read (default: the directory above synaptic-out/)
@@ -61,10 +64,13 @@ Environment:
   SYNAPTIC_QUERY_LOG=<file>      append one JSON line per query_graph call (SYNAPTIC_QUERY_LOG_DISABLE=1 turns it off)
   SYNAPTIC_CONCISE=1             same as --concise
   SYNAPTIC_API_KEY=<key>         same as --api-key (the flag wins; blank disables auth)
-  SYNAPTIC_SERVE_WATCH=1         same as --watch`;
+  SYNAPTIC_SERVE_WATCH=1         same as --watch
+  SYNAPTIC_STORE=<dir>           same as --store
+  SYNAPTIC_SHARD_LRU=<n>         resident members of a store at most (default 8)`;
 
 interface ServeArgs {
   graph?: string;
+  store?: string;
   extract: boolean;
   sourceRoot?: string;
   concise: boolean;
@@ -98,6 +104,9 @@ function parseArgs(argv: string[]): ServeArgs {
     switch (flag) {
       case '--graph':
         out.graph = value();
+        break;
+      case '--store':
+        out.store = value();
         break;
       case '--extract':
         out.extract = true;
@@ -267,10 +276,13 @@ export const serveCommand: Command = {
     const args = parseArgs(argv);
     const started = performance.now();
     const log = (line: string) => process.stderr.write(line + '\n');
-    const graphPath = args.graph !== undefined
+    const store = args.store ?? (process.env.SYNAPTIC_STORE || undefined);
+    const graphPath = store !== undefined
+      ? join(storeDir(resolve(store)), 'graph.json')
+      : args.graph !== undefined
       ? resolve(args.graph)
       : join(findServeRoot(process.env.SYNAPTIC_PROJECT_DIR || process.cwd()), 'synaptic-out', 'graph.json');
-    if (!existsSync(graphPath)) {
+    if (!existsSync(graphPath) && store === undefined) {
       if (args.immutable) throw new Error(`Cannot serve: no graph at ${graphPath} to pin; run 'synaptic extract' first`);
       log(`[synaptic] no graph at ${graphPath} yet: ${args.extract ? 'building it now' : "graph tools answer once 'synaptic extract' has written it"}; memory and vault tools work meanwhile`);
     }
@@ -310,11 +322,12 @@ export const serveCommand: Command = {
       log,
       watch: args.watch,
       // Keep the graph current with the user's edits when it is the standard output of a repository.
-      freshenRoot: args.freshen && !pinned && basename(dirname(graphPath)) === 'synaptic-out' ? dirname(dirname(graphPath)) : undefined,
+      freshenRoot: args.freshen && !pinned && store === undefined && basename(dirname(graphPath)) === 'synaptic-out' ? dirname(dirname(graphPath)) : undefined,
       watchSources: args.watchSources,
       warmReferences: args.http !== undefined,
       pinned,
       ...(building ? { absentGraph: building.status } : {}),
+      ...(store !== undefined ? { store: resolve(store), storeLru: Number(process.env.SYNAPTIC_SHARD_LRU) || undefined } : {}),
     });
     // With a source watcher the server holds its outputs in memory: a one-shot `synaptic update` of
     // them is handed to it (as to `update --watch`), and the server reloads what it wrote.

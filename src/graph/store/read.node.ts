@@ -68,6 +68,7 @@ export class Shard {
       this.stmts = {
         node: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE id = ?`),
         byLabel: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE label = ?`),
+        labelCount: db.prepare('SELECT count(*) FROM nodes WHERE label = ?').pluck(),
         byFile: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes WHERE fid = (SELECT fid FROM files WHERE path = ?)`),
         out: db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE source = ?`),
         in: db.prepare(`SELECT ${LINK_COLUMNS} FROM links WHERE target = ?`),
@@ -114,6 +115,11 @@ export class Shard {
   /** Nodes whose label is `label` (a symbol's name), in id order. */
   nodesByLabel(label: string): GraphNode[] {
     return this.nodeList('byLabel', label, (row) => row.label === label);
+  }
+
+  /** How many nodes have the label `label` (exact case; the label index only, no row is decoded). */
+  labelCount(label: string): number {
+    return Number(this.run(() => this.stmts.labelCount!.get(label)));
   }
 
   /** The nodes of one repo-relative file, in id order. */

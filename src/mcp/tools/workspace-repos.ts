@@ -35,8 +35,9 @@ export async function federatedRepos(ctx: GraphToolContext): Promise<RepoRow[]> 
   return fromManifest(manifest).map(withHash);
 }
 
+/** The manifest's members in tag order (as a union graph lists its repos). */
 function fromManifest(manifest: GlobalManifest): RepoRow[] {
-  return manifest.members.map((m) => ({
+  return [...manifest.members].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0)).map((m) => ({
     repo: sanitize(m.tag), nodes: m.nodes ?? 0, edges: m.links ?? 0,
     ...(m.status === 'failed' ? { failed: sanitize(m.error ?? 'failed', 200) } : {}),
   }));
