@@ -2,7 +2,8 @@
  * Python call recall on a committed fixture with a hand-checked truth (#17, other languages):
  * test/fixtures/recall-py (a package whose functions and methods have `@overload` stubs, generic base
  * classes and annotations (`Kind[int]`), a function returned through `t.Callable`, a receiver whose
- * attributes are assigned (`ctx.args = args` does not rebind ctx), and a
+ * attributes are assigned (`ctx.args = args` does not rebind ctx), an instance called (`__call__`),
+ * `except … as e` and `t.cast(C, x)`, and a
  * receiver typed by an annotation and a constructor, later reset to None), every call pair listed
  * in truth.tsv, counted as bench/accuracy/README.md counts them. Precision and recall of the calls
  * + instantiates links that are not AMBIGUOUS must both be 1.

@@ -95,6 +95,12 @@ export const PYTHON_SPEC: LangSpec = makeGenericSpec({
       if (n.type === 'call') {
         const f = n.childForFieldName('function');
         if (f?.type === 'identifier' && f.text === 'super') return { k: 'super' };
+        // `t.cast(Group, x)` / `typing.cast("Group", x)`: a value of the named type.
+        if (f && /^(?:(?:t|typing)\.)?cast$/.test(f.text)) {
+          const a = n.childForFieldName('arguments')?.namedChildren[0];
+          const t = a ? typePath(a) : undefined;
+          if (t) return { k: 'new', t };
+        }
       }
       return undefined;
     },
@@ -151,6 +157,17 @@ export const PYTHON_SPEC: LangSpec = makeGenericSpec({
       const target = as?.childForFieldName('alias')?.namedChildren[0];
       const value = as?.namedChildren[0] ? expr(as.namedChildren[0], 0) : undefined;
       if (target?.type === 'identifier') sink.bindings.push({ scope, name: target.text, ...(value && value.k !== 'unk' ? { value } : {}) });
+      return;
+    }
+    if (node.type === 'as_pattern') {
+      // `except ClickException as e:` binds e to an instance of the class caught, inside that clause
+      // (a function's other `except … as e` clauses bind other types).
+      const target = node.childForFieldName('alias')?.namedChildren[0];
+      const caught = node.namedChildren[0];
+      const tp = caught ? typePath(caught) : undefined;
+      const clause = node.parent ?? node;
+      const lines: [number, number] = [clause.startPosition.row + 1, clause.endPosition.row + 1];
+      if (target?.type === 'identifier') sink.bindings.push({ scope, name: target.text, ...(tp ? { type: tp } : {}), lines });
       return;
     }
     const left = node.childForFieldName('left');

@@ -295,7 +295,11 @@ export class Linker {
       }
       if (v.v.t === 'ext' || v.v.t === 'pkg' || v.v.t === 'obj') return null;
       if (v.v.t === 'inst') {
-        if (c.callee.k !== 'new') return null; // calling an instance (functor): unknown
+        if (c.callee.k !== 'new') {
+          // Calling an instance: Python runs its class's `__call__` (`self.type(value)` of a ParamType); elsewhere unknown.
+          const m = r.file(fc).language === 'python' ? r.member(v.v.f, v.v.i, '__call__', true, new Set()) : null;
+          return m && m.v.t === 'sym' && r.isCallable(m.v.f, m.v.i) ? { ids: [target(m.v.f, m.v.i)], conf: 'INFERRED' } : null;
+        }
         const ctor = constructorOf(r, v.v.f, v.v.i); // Ruby `Foo.new`
         return { ids: [ctor ? target(...pick(ctor)) : target(v.v.f, v.v.i, 'instantiates')], conf: 'EXTRACTED' };
       }

@@ -10,5 +10,6 @@
 (import_from_statement) @import
 (assignment) @local
 (with_item value: (as_pattern)) @local
+(except_clause value: (as_pattern) @local)
 (parameters [(identifier) (typed_parameter) (default_parameter) (typed_default_parameter)] @param)
 (return_statement (_) @return)
