@@ -7,6 +7,7 @@ import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 import { FrontierHeap, topMatches } from './rank-heaps.ts';
 import { isDeprecated, isErrorType, signatureWords } from './rank-evidence.ts';
 import { addCallerSupport } from './rank-support.ts';
+import { dropOverloadRepeats, spreadAcrossFiles } from './rank-answer.ts';
 
 export { topMatches } from './rank-heaps.ts';
 
@@ -62,13 +63,6 @@ const CALLER_SUPPORT = 0.25;
 const DEPRECATED_FACTOR = 0.5;
 const DECAY = 0.5;
 const MAX_SCAN_PER_NODE = 128;
-/**
- * An answer's nodes past the first FILE_FREE of one file score FILE_REPEAT times less for each one
- * before them: five functions of one file (a shell's completion generators) crowd out the code in
- * other files that does the work.
- */
-const FILE_FREE = 2;
-const FILE_REPEAT = 0.9;
 
 /** Node cap for a token budget: about budget/40, clamped to 10..400. */
 export function nodeCapFor(budget: number): number {
@@ -547,14 +541,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
       }
     }
   }
-  selected.sort((a, b) => b.score - a.score || a.depth - b.depth || a.node - b.node);
-  const perFile = new Map<string, number>();
-  for (const r of selected) {
-    const file = String(ix.node(r.node).source_file ?? '');
-    const k = perFile.get(file) ?? 0;
-    perFile.set(file, k + 1);
-    if (k >= FILE_FREE) r.score *= FILE_REPEAT ** (k - FILE_FREE + 1);
-  }
+  spreadAcrossFiles(ix, selected);
   // Scores are relative: the best node reads 1.
   const maxScore = selected.reduce((m, r) => Math.max(m, r.score), 0) || 1;
   for (const r of selected) r.score = round(r.score / maxScore);
@@ -577,29 +564,6 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   edges.sort((a, b) => b.score - a.score || a.edge - b.edge);
   return { tokens, seeds, nodes: selected, edges: edges.slice(0, selected.length * 2), matchedTotal, nodeCap: cap };
 }
-
-/**
- * Keep one node per (file, label): the overloads of a method (`parseBody`, `parseBody~2`, ...) say
- * the same thing to a reader, and each took a slot of the answer.
- */
-function dropOverloadRepeats(ix: GraphIndex, selected: RankedNode[]): void {
-  const kept = new Map<string, RankedNode>();
-  let w = 0;
-  for (const r of selected) {
-    const key = `${String(ix.node(r.node).source_file ?? '')}\0${ix.label(r.node)}`;
-    const first = kept.get(key);
-    if (first) {
-      // The slot keeps the best score and names the first declaration (`parseBody`, not `parseBody~3`).
-      if (OVERLOAD_SUFFIX.test(ix.node(first.node).id) && !OVERLOAD_SUFFIX.test(ix.node(r.node).id)) first.node = r.node;
-      continue;
-    }
-    kept.set(key, r);
-    selected[w++] = r;
-  }
-  selected.length = w;
-}
-
-const OVERLOAD_SUFFIX = /~\d+$/;
 
 function relWeight(rel: string): number {
   switch (rel) {
