@@ -7,7 +7,7 @@
  * fits anything; a candidate an argument cannot fit (`null` for a primitive, a `String` for a
  * repository class) is not applicable. No applicable candidate: the name lookup's answer stays.
  */
-import type { CallFact, Expr, SymbolFact } from '../facts.ts';
+import type { CallFact, Expr, FileFacts, SymbolFact } from '../facts.ts';
 import type { Resolver } from './resolver.ts';
 
 const NO = -1e9;
@@ -30,33 +30,56 @@ interface ArgType {
   sym?: [number, number];
 }
 
+/** Per file facts: `<parent>\0<name>` -> same-named methods (or constructors) of one type, with parsed parameter types. */
+const GROUPS = new WeakMap<FileFacts, Map<string, { cands: number[]; params: string[][] }>>();
+
+function overloadsOf(facts: FileFacts, s: SymbolFact): { cands: number[]; params: string[][] } | undefined {
+  let m = GROUPS.get(facts);
+  if (!m) {
+    m = new Map();
+    facts.symbols.forEach((x, k) => {
+      if (x.kind !== 'method' && x.kind !== 'constructor') return;
+      const key = `${x.parent}\0${x.kind}\0${x.name}`;
+      let g = m!.get(key);
+      if (!g) m!.set(key, (g = { cands: [], params: [] }));
+      g.cands.push(k);
+      g.params.push((x.signature?.params ?? []).map((p) => paramType(p.type)));
+    });
+    GROUPS.set(facts, m);
+  }
+  return m.get(`${s.parent}\0${s.kind}\0${s.name}`);
+}
+
 /** The overload of `target` (a method or constructor) that call `c` in file `f` selects. */
 export function pickOverload(r: Resolver, f: number, c: CallFact, target: [number, number]): [number, number] {
   const args = c.args;
   if (!args) return target;
   const [tf, ti] = target;
-  const syms = r.file(tf).symbols;
-  const s = syms[ti]!;
+  const facts = r.file(tf); // (recorded as read: the choice depends on this file's declarations)
+  const s = facts.symbols[ti]!;
   if (s.kind !== 'method' && s.kind !== 'constructor') return target;
-  const cands: number[] = [];
-  for (let k = 0; k < syms.length; k++) {
-    const x = syms[k]!;
-    if (x.parent === s.parent && x.name === s.name && x.kind === s.kind) cands.push(k);
-  }
-  if (cands.length < 2) return target;
+  const g = overloadsOf(facts, s);
+  if (!g || g.cands.length < 2) return target;
+  const arity = g.cands.filter((_, j) => arityFits(g.params[j]!, args.length));
+  if (arity.length === 1) return [tf, arity[0]!];
+  if (arity.length === 0) return target;
   const types = args.map((a) => argType(r, f, c.scope, a));
   let best = ti;
   let bestScore = NO;
-  for (const k of cands) {
-    const score = fit(r, tf, k, syms[k]!, types);
+  g.cands.forEach((k, j) => {
+    const score = fit(r, tf, k, g.params[j]!, types);
     if (score > bestScore) { best = k; bestScore = score; }
-  }
+  });
   return bestScore > NO ? [tf, best] : target;
 }
 
-/** How well the arguments fit candidate (tf, k): NO when they cannot. */
-function fit(r: Resolver, tf: number, k: number, s: SymbolFact, args: (ArgType | null)[]): number {
-  const params = (s.signature?.params ?? []).map((p) => paramType(p.type));
+function arityFits(params: string[], n: number): boolean {
+  if (n === params.length) return true;
+  return params.length > 0 && params[params.length - 1]!.endsWith('...') && n >= params.length - 1;
+}
+
+/** How well the arguments fit candidate (tf, k) with parameter types `params`: NO when they cannot. */
+function fit(r: Resolver, tf: number, k: number, params: string[], args: (ArgType | null)[]): number {
   const varargs = params.length > 0 && params[params.length - 1]!.endsWith('...');
   let score = 0;
   if (args.length === params.length) {
@@ -157,16 +180,21 @@ function argType(r: Resolver, f: number, scope: number, e: Expr): ArgType | null
   return null;
 }
 
+/** Per file facts: `<scope>\0<name>` -> the declared type name of its last binding ('' when untyped). */
+const DECLARED = new WeakMap<FileFacts, Map<string, string>>();
+
 /** The declared type name of a local, parameter or field `name` seen from `scope` (JDK types included). */
 function declaredType(r: Resolver, f: number, scope: number, name: string): string | undefined {
   const facts = r.file(f);
+  let m = DECLARED.get(facts);
+  if (!m) {
+    m = new Map();
+    for (const b of facts.bindings) m.set(`${b.scope}\0${b.name}`, b.type?.[b.type.length - 1] ?? '');
+    DECLARED.set(facts, m);
+  }
   for (let s = scope; s >= -1; s = s >= 0 ? facts.symbols[s]!.parent : -2) {
-    let hit: string | undefined;
-    let found = false;
-    for (const b of facts.bindings) {
-      if (b.scope === s && b.name === name) { found = true; hit = b.type?.[b.type.length - 1]; }
-    }
-    if (found) return hit;
+    const t = m.get(`${s}\0${name}`);
+    if (t !== undefined) return t || undefined;
   }
   return undefined;
 }
