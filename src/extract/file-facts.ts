@@ -5,7 +5,7 @@
  * reads the details. Cost: one parse, one query pass, O(captures * MAX_NESTING): definitions
  * nested deeper are folded into their enclosing one (see facts.ts).
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node, Parser, Query } from 'web-tree-sitter';
 import type { NodeKind, Span } from '../graph/model.ts';
 import {
   FACTS_VERSION, MAX_NESTING, MAX_QNAME_CHARS, type CallFact, type FileFacts, type HazardFact, type SymbolFact, type TypeRefFact,
@@ -14,6 +14,7 @@ import { applyAncestorPredicates } from './ancestor-predicates.ts';
 import { surroundingsOf, type Preceding } from './ancestors.ts';
 import type { LanguageId } from './languages.ts';
 import { specFor } from './lang/index.ts';
+import { forEachMacroArgCapture } from './lang/rust-macro-args.ts';
 import type { DefInfo, Sink } from './lang/spec.ts';
 import { runtimeFor } from './parser.ts';
 import { recoverSyntax } from './syntax-recovery.ts';
@@ -74,7 +75,7 @@ export async function extractFileFacts(input: { path: string; source: string; la
     const budget = QUERY_BUDGET_FLOOR + root.descendantCount * QUERY_BUDGET_PER_NODE;
     let steps = 0;
     const matches = rt.query.matches(root, { progressCallback: () => ++steps > budget });
-    const facts = collect(path, source, language, root, applyAncestorPredicates(rt.query, root, matches));
+    const facts = collect(path, source, language, root, applyAncestorPredicates(rt.query, root, matches), language === 'rust' ? rt : undefined);
     if (steps > budget) {
       const last = matches[matches.length - 1]?.captures[0]?.node;
       facts.queryStopped = { line: last ? last.startPosition.row + 1 : 1 };
@@ -99,6 +100,7 @@ function spanOf(node: Node): Span {
 function collect(
   path: string, source: string, language: LanguageId, root: Node,
   matches: { captures: { name: string; node: Node }[] }[],
+  macroArgs?: { parser: Parser; query: Query },
 ): FileFacts {
   const spec = specFor(language);
   const rawDefs: { node: Node; nameNode: Node; kind: NodeKind; owner?: string }[] = [];
@@ -282,7 +284,16 @@ function collect(
     const cap = it.cap;
     if (cap === 'reference.macro') {
       const e = spec.expr(it.callee ?? it.node, 0);
-      if (e.k === 'id' || e.k === 'mem') calls.push({ scope: enclosing(it.node, false), line: it.node.startPosition.row + 1, callee: e, form: 'macro' });
+      const at = enclosing(it.node, false);
+      if (e.k === 'id' || e.k === 'mem') calls.push({ scope: at, line: it.node.startPosition.row + 1, callee: e, form: 'macro' });
+      // Rust: the calls in its arguments (a token tree to the grammar) belong to the macro's scope.
+      if (macroArgs) {
+        forEachMacroArgCapture(macroArgs.parser, macroArgs.query, it.node, (c) => {
+          const ce = spec.expr(c.callee ?? c.node, 0);
+          if (c.cap === 'reference.macro') { if (ce.k === 'id' || ce.k === 'mem') calls.push({ scope: at, line: c.line, callee: ce, form: 'macro' }); }
+          else calls.push({ scope: at, line: c.line, callee: ce, form: ce.k === 'super' ? 'super' : 'call' });
+        });
+      }
     } else if (cap === 'reference.call' || cap === 'reference.new') {
       scope = enclosing(it.node, false);
       const callee = it.callee ?? it.node;

@@ -2,8 +2,9 @@
 import type { LanguageId } from '../languages.ts';
 import { ECMASCRIPT_SPEC } from './ecmascript.ts';
 import { GO_SPEC } from './go.ts';
-import { CPP_SPEC, CSHARP_SPEC, JAVA_SPEC, PHP_SPEC, RUBY_SPEC, RUST_SPEC } from './others.ts';
+import { CPP_SPEC, CSHARP_SPEC, JAVA_SPEC, PHP_SPEC, RUBY_SPEC } from './others.ts';
 import { PYTHON_SPEC } from './python.ts';
+import { RUST_SPEC } from './rust.ts';
 import type { LangSpec } from './spec.ts';
 
 const SPECS: Partial<Record<LanguageId, LangSpec>> = {

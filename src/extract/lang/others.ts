@@ -1,5 +1,5 @@
 /**
- * Hooks for Java, C#, C/C++, Rust, Ruby and PHP, on the generic spec: member-access shapes,
+ * Hooks for Java, C#, C/C++, Ruby and PHP (Rust: rust.ts), on the generic spec: member-access shapes,
  * constructors, imports (`import`, `using`, `#include`, `use`, `require`), typed locals and
  * parameters. Name resolution beyond that is the resolver's (packages, namespaces, global names).
  */
@@ -13,7 +13,7 @@ import { unquote, type DefInfo, type LangSpec, type Sink } from './spec.ts';
 const NAMEISH = /^(identifier|type_identifier|field_identifier|scoped_identifier|scoped_type_identifier|qualified_identifier|qualified_name|namespace_identifier|name|constant|scope_resolution|generic_name|predefined_type|primitive_type|member_access_expression|nested_identifier)$/;
 
 /** Generic type-path reader: strips generics, pointers, references, nullability, arrays' element. */
-function typePathOf(n: Node, depth = 0): NamePath | undefined {
+export function typePathOf(n: Node, depth = 0): NamePath | undefined {
   if (depth > MAX_TYPE_DEPTH) return undefined; // (a type nested 20,000 deep would overflow the stack)
   switch (n.type) {
     case 'generic_type': case 'generic_name': case 'template_type': {
@@ -45,7 +45,8 @@ function javaLikeVisibility(def: DefInfo, lang: 'java' | 'csharp' | 'php'): { vi
   return { visibility: vis, exported: vis === 'public', ...(/\bstatic\b/.test(mods) ? { isStatic: true } : {}) };
 }
 
-function fieldParam(n: Node): Param[] {
+/** A parameter or field node -> its name and type text. */
+export function fieldParam(n: Node): Param[] {
   const name = n.childForFieldName('name') ?? n.childForFieldName('pattern') ?? n.childForFieldName('declarator');
   const t = n.childForFieldName('type');
   if (!name) return [];
@@ -292,90 +293,6 @@ export const CPP_SPEC: LangSpec = makeGenericSpec({
   stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
 });
 
-/** `crate`, `self`, `super`, `super::super`, ... as written at the root of a Rust path, else undefined. */
-function rustModuleRoot(n: Node, depth = 0): string | undefined {
-  if (n.type === 'crate' || n.type === 'self' || n.type === 'super') return n.type;
-  if (n.type !== 'scoped_identifier' || depth > 8) return undefined;
-  const path = n.childForFieldName('path');
-  const root = path ? rustModuleRoot(path, depth + 1) : undefined;
-  return root && n.childForFieldName('name')?.type === 'super' ? `${root}::super` : undefined;
-}
-
-export const RUST_SPEC: LangSpec = makeGenericSpec({
-  tables: {
-    ids: new Set(['identifier', 'field_identifier', 'type_identifier']),
-    thisTypes: new Set(['self']),
-    members: { field_expression: ['value', 'field'], scoped_identifier: ['path', 'name'] },
-    calls: { call_expression: 'function' },
-    wrappers: new Set(['parenthesized_expression', 'reference_expression', 'try_expression', 'await_expression']),
-    custom(n) {
-      if (n.type === 'struct_expression') {
-        const t = n.childForFieldName('name');
-        const p = t ? typePathOf(t) : undefined;
-        return p ? { k: 'new', t: p } : { k: 'unk' };
-      }
-      if (n.type === 'generic_function') { const f = n.childForFieldName('function'); return f ? { k: 'id', n: f.text } : { k: 'unk' }; }
-      if (n.type === 'scoped_identifier') {
-        // `crate::x::f`, `self::f`, `super::f`: a path from a module, not a value's member.
-        const path = n.childForFieldName('path');
-        const name = n.childForFieldName('name');
-        const root = path ? rustModuleRoot(path) : undefined;
-        if (root && name) return name.type === 'super' ? { k: 'path', p: `${root}::super` } : { k: 'mem', o: { k: 'path', p: root }, n: name.text };
-      }
-      if (n.type === 'crate' || n.type === 'super') return { k: 'path', p: n.type };
-      if (n.type === 'self') return { k: 'this' };
-      return undefined;
-    },
-  },
-  typePath: typePathOf,
-  comments: ['line_comment', 'block_comment'],
-  returnFields: ['return_type'],
-  param(n) {
-    if (n.type === 'self_parameter') return [];
-    return fieldParam(n);
-  },
-  ctorNames: ['new'],
-  visibility(def) {
-    const pub = def.node.namedChildren.some((c) => c?.type === 'visibility_modifier');
-    return { visibility: pub ? 'public' : 'private', exported: pub };
-  },
-  imports(node, scope, sink) {
-    const line = node.startPosition.row + 1;
-    const arg = node.childForFieldName('argument');
-    if (!arg) return;
-    const push = (path: string, alias?: string): void => {
-      const parts = path.split('::');
-      const last = parts.pop()!;
-      if (last === '*') sink.imports.push({ module: parts.join('::'), imported: '*', local: '', line, scope, reexport: true });
-      else sink.imports.push({ module: parts.join('::'), imported: last, local: alias ?? last, line, scope });
-    };
-    const walk = (n: Node, prefix: string): void => {
-      if (n.type === 'use_as_clause') {
-        const p = n.childForFieldName('path');
-        const a = n.childForFieldName('alias');
-        if (p) push(prefix + p.text, a?.text);
-      } else if (n.type === 'scoped_use_list') {
-        const p = n.childForFieldName('path');
-        const list = n.childForFieldName('list');
-        for (const c of list?.namedChildren ?? []) if (c) walk(c, `${prefix}${p ? p.text + '::' : ''}`);
-      } else if (n.type === 'use_list') {
-        for (const c of n.namedChildren) if (c) walk(c, prefix);
-      } else if (n.type === 'use_wildcard') push(prefix + n.text.replace(/\s+/g, ''));
-      else push(prefix + n.text);
-    };
-    walk(arg, '');
-  },
-  local(node, scope, sink, _defs, expr) {
-    const pat = node.childForFieldName('pattern');
-    const t = node.childForFieldName('type');
-    const value = node.childForFieldName('value');
-    if (!pat || pat.type !== 'identifier') return;
-    const tp = t ? typePathOf(t) : undefined;
-    const v = value ? expr(value, 0) : undefined;
-    sink.bindings.push({ scope, name: pat.text, ...(tp ? { type: tp } : {}), ...(v && v.k !== 'unk' ? { value: v } : {}) });
-  },
-  stringValue: (n) => (n.type === 'string_literal' ? unquote(n.text) : undefined),
-});
 
 const RUBY_REQUIRE = new Set(['require', 'require_relative', 'load']);
 const RUBY_MIXIN = new Set(['include', 'extend', 'prepend']);

@@ -281,7 +281,7 @@ export class Linker {
         const ctor = constructorOf(r, base[0], base[1]);
         return ctor ? { ids: [target(...pick(ctor))], conf: 'INFERRED' } : null;
       }
-      const v: Resolved | null = r.typeOf(fc, c.scope, c.callee);
+      const v: Resolved | null = r.calleeValue(fc, c.scope, c.callee);
       if (!v) return ambiguous(r, fc, c);
       if (v.v.t === 'mod') {
         // `const m = require('./m'); m()` / `new m()`: the module's default export (`module.exports = fn`).

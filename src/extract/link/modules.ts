@@ -250,6 +250,17 @@ export class ModuleResolver {
     return this.rustModuleAt(dir, crateDir);
   }
 
+  /** The root file (`src/lib.rs`, else `src/main.rs`) of the repository's crate named `name` (Cargo.toml, `-` read as `_`), or null. */
+  rustCrateRoot(name: string): number | null {
+    for (const c of this.ctx.rustCrates) {
+      if (c.name !== name) continue;
+      const dir = c.dir && c.dir !== '.' ? `${c.dir}/src` : 'src';
+      const root = this.byPath.get(`${dir}/lib.rs`) ?? this.byPath.get(`${dir}/main.rs`);
+      if (root !== undefined) return root;
+    }
+    return null;
+  }
+
   /** The file of the Rust module `mod a;` (`segments` [a], or [outer, a] inside `mod outer { .. }`) declares in file `fromIdx`. */
   rustChild(fromIdx: number, segments: readonly string[]): number | null {
     const from = this.files[fromIdx]!.path;

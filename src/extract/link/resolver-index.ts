@@ -224,6 +224,7 @@ export abstract class ResolverIndex {
     const go = f.language === 'go';
     f.symbols.forEach((s, i) => {
       if (js && s.owner) { if (s.parent === -1) owners.add(s.owner); return; } // `app.use = function`: a member of app, not a name `use` of the scope
+      if (f.language === 'rust' && s.owner) return; // a method of an `impl` is reached through its type (`owned`), never by a bare name
       if (go && s.owner) return; // a Go method is reached through its receiver's type (`owned`), never by a bare name
       let m = members.get(s.parent);
       if (!m) members.set(s.parent, (m = new Map()));
@@ -276,6 +277,7 @@ export abstract class ResolverIndex {
     if (GLOBAL_NAMES.has(f.language)) {
       f.symbols.forEach((s, i) => {
         const p = s.parent;
+        if (f.language === 'rust' && s.owner) return; // (an impl's methods are no global names)
         if (p === -1 || (p >= 0 && !CALLABLE.has(f.symbols[p]!.kind) && (TYPE_LIKE.has(s.kind) || !TYPE_LIKE.has(f.symbols[p]!.kind)))) pushMap(this.globals, s.name, [fi, i]);
       });
     }

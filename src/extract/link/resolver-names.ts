@@ -36,6 +36,8 @@ export abstract class ResolverNames extends ResolverIndex {
         const imp = fx.imports.get(s)?.get(name);
         if (imp) return this.importValue(f, imp);
         if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: false };
+        const glob = lang === 'rust' ? this.rustGlobName(f, s, name) : null; // `use super::*;` in this scope
+        if (glob) return glob;
       } else if (IMPLICIT_THIS.has(lang)) {
         // Java: a local of a field initializer's lambda or an initializer block is in the class's scope
         const b = lang === 'java' ? fx.locals.get(s)?.get(name) : undefined;
@@ -59,6 +61,8 @@ export abstract class ResolverNames extends ResolverIndex {
     }
     const imp = fx.imports.get(-1)?.get(name);
     if (imp) return this.importValue(f, imp);
+    const glob = lang === 'rust' ? this.rustGlobName(f, -1, name) : null;
+    if (glob) return glob;
     if (fx.pkgKey) {
       const list = this.packageMembers(fx.pkgKey, name);
       if (list.length) return { v: { t: 'sym', f: list[0]![0], i: list[0]![1] }, inf: false };
@@ -168,6 +172,7 @@ export abstract class ResolverNames extends ResolverIndex {
   }
 
   importValue(f: number, imp: ImportFact): Resolved | null {
+    if (this.file(f).language === 'rust') return this.rustImport(f, imp); // (from its scope: inline `mod`s, globs)
     const target = this.modules.resolve(f, imp.module);
     if (target === null) return this.foreignImport(f, imp);
     if (imp.imported === '*' || imp.imported === '') return { v: { t: 'mod', f: target }, inf: false };
@@ -269,6 +274,10 @@ export abstract class ResolverNames extends ResolverIndex {
   abstract member(f: number, i: number, name: string, instance: boolean, seen: Set<number>): Resolved | null;
   /** `v.name` for any value (resolver.ts). */
   abstract memberOf(v: Value, name: string): Resolved | null;
+  /** Rust `use` from its scope (resolver.ts). */
+  abstract rustImport(f: number, imp: ImportFact): Resolved | null;
+  /** Rust: a name through the glob imports of a scope (resolver.ts). */
+  abstract rustGlobName(f: number, scope: number, name: string): Resolved | null;
   /** The value an expression evaluates to (resolver.ts). */
   abstract typeOf(f: number, scope: number, e: Expr): Resolved | null;
 }

@@ -17,7 +17,7 @@
  * Split in three: resolver-index.ts (indexes, units, parameter statistics), resolver-names.ts
  * (scopes, imports, exports), this file (members, receivers, expression types).
  */
-import type { Expr } from '../facts.ts';
+import type { Expr, ImportFact } from '../facts.ts';
 import { CALLABLE, CONTAINER, JS_FAMILY, MAX_DEPTH, TYPE_LIKE, type Resolved, type Value } from './resolver-index.ts';
 import { ResolverNames } from './resolver-names.ts';
 
@@ -81,6 +81,13 @@ export class Resolver extends ResolverNames {
   memberOf(v: Value, name: string): Resolved | null {
     switch (v.t) {
       case 'mod': {
+        if (this.file(v.f).language === 'rust') {
+          // (a module file beside it not declared by `mod x;` here: the layout says what it is)
+          const r = this.rustModuleName(v.f, -1, name);
+          if (r) return r;
+          const child = this.modules.rustChild(v.f, [name]);
+          return child !== null && child !== v.f ? { v: { t: 'mod', f: child }, inf: true } : null;
+        }
         const r = this.resolveExport(v.f, name, 0) ?? this.submodule(v.f, name);
         if (r || !JS_FAMILY.has(this.file(v.f).language)) return r;
         // `module.exports = View`: `require('./view').create` is View's member.
@@ -100,9 +107,12 @@ export class Resolver extends ResolverNames {
       }
       case 'sym': {
         const s = this.sym(v.f, v.i);
+        if (this.file(v.f).language === 'rust') {
+          const r = this.rustSymMember(v.f, v.i, name);
+          if (r !== undefined) return r;
+        }
         if (CONTAINER.has(s.kind)) {
           const r = this.member(v.f, v.i, name, false, new Set());
-          if (!r && s.kind === 'module') return this.rustModuleFile(v.f, v.i, name);
           return r ? { v: r.v, inf: r.inf } : null;
         }
         if (CALLABLE.has(s.kind) && (name === 'call' || name === 'apply')) return { v, inf: true };
@@ -117,8 +127,8 @@ export class Resolver extends ResolverNames {
     }
   }
 
-  /** Member `name` of the file a Rust `mod a;` (no body) names: `src/a.rs` or `src/a/mod.rs`. */
-  private rustModuleFile(f: number, i: number, name: string): Resolved | null {
+  /** The file a Rust `mod a;` (no body) names: `src/a.rs` or `src/a/mod.rs`; null for an inline `mod a { .. }`. */
+  private rustModuleTarget(f: number, i: number): number | null {
     const s = this.sym(f, i);
     if (this.file(f).language !== 'rust' || !s.signature?.raw.endsWith(';')) return null;
     const segments = [s.name];
@@ -127,15 +137,108 @@ export class Resolver extends ResolverNames {
       if (o.kind !== 'module') return null;
       segments.unshift(o.name);
     }
-    const t = this.modules.rustChild(f, segments);
-    return t === null ? null : this.resolveExport(t, name, 0);
+    return this.modules.rustChild(f, segments);
+  }
+
+  /**
+   * Rust: member `name` of symbol (f, i): a module's item (its file's, for `mod a;`), an enum's
+   * variant (an instance of the enum), what a type alias names has; undefined: not a Rust case.
+   */
+  private rustSymMember(f: number, i: number, name: string): Resolved | null | undefined {
+    const s = this.sym(f, i);
+    if (s.kind === 'module') {
+      const t = this.rustModuleTarget(f, i);
+      return t !== null ? this.rustModuleName(t, -1, name) : this.rustModuleName(f, i, name);
+    }
+    if (s.kind === 'type_alias') {
+      const t = this.aliasTarget(f, i);
+      return t && (t[0] !== f || t[1] !== i) ? this.memberOf({ t: 'sym', f: t[0], i: t[1] }, name) : null;
+    }
+    if (s.kind === 'enum') {
+      const r = this.member(f, i, name, false, new Set());
+      if (r) return r;
+      // `Level::Info`: a variant is a value of the enum (variants are no nodes)
+      return /^[A-Z]/.test(name) ? { v: { t: 'inst', f, i }, inf: true } : null;
+    }
+    return undefined;
+  }
+
+  /** Guard for Rust glob imports that reach each other (`use super::*` both ways). */
+  private readonly rustGlobsOpen = new Set<string>();
+
+  /**
+   * Rust: the item `name` declared or imported in module `scope` of file f (-1: the file's own
+   * module): an item, a `use` (named or glob), a static or const; never a local of a function.
+   */
+  rustModuleName(f: number, scope: number, name: string): Resolved | null {
+    const fx = this.ix(f);
+    const child = fx.members.get(scope)?.get(name);
+    if (child !== undefined) return { v: { t: 'sym', f, i: child }, inf: false };
+    const imp = fx.imports.get(scope)?.get(name);
+    if (imp) return this.importValue(f, imp);
+    const b = fx.locals.get(scope)?.get(name);
+    if (b) { const r = this.bindingValue(f, b[b.length - 1]!); if (r) return r; }
+    return this.rustGlobName(f, scope, name);
+  }
+
+  /** Rust: `name` through the glob imports (`use super::*;`, `use crate::m::*;`) written in `scope` of file f. */
+  rustGlobName(f: number, scope: number, name: string): Resolved | null {
+    const fx = this.ix(f);
+    for (const re of fx.reexports) {
+      if (re.imported !== '*' || re.scope !== scope) continue;
+      const key = `${f}\0${scope}\0${re.line}\0${name}`;
+      if (this.rustGlobsOpen.has(key) || this.rustGlobsOpen.size > 32) continue;
+      this.rustGlobsOpen.add(key);
+      try {
+        const base = this.rustModulePath(f, scope, re.module);
+        const r = base && base.v.t !== 'ext' ? this.memberOf(base.v, name) : null;
+        if (r) return r;
+      } finally {
+        this.rustGlobsOpen.delete(key);
+      }
+    }
+    return null;
+  }
+
+  /** Rust `use a::b::c` (or `a::b::*`) from `imp.scope`: what it names in the repository, `ext` outside it. */
+  rustImport(f: number, imp: ImportFact): Resolved | null {
+    const base = this.rustModulePath(f, imp.scope, imp.module);
+    if (!base || base.v.t === 'ext' || imp.imported === '*' || imp.imported === '') return base;
+    return this.memberOf(base.v, imp.imported);
+  }
+
+  /**
+   * The module (or type) a Rust path names from `scope` of file f: `crate`/`self`/`super` roots
+   * (inline `mod`s counted), the repository's own crates by name (Cargo.toml; `log::x` in tests/),
+   * else a module or type in scope; `ext` for another crate (std, dependencies).
+   */
+  rustModulePath(f: number, scope: number, path: string): Resolved | null {
+    const segs = path.split('::').filter(Boolean);
+    let k = 0;
+    while (k < segs.length && (segs[k] === 'crate' || segs[k] === 'self' || segs[k] === 'super')) k++;
+    let base: Resolved | null;
+    if (k > 0) base = this.rustPathRoot(f, scope, segs.slice(0, k).join('::'));
+    else if (!segs.length) base = this.rustPathRoot(f, scope, 'self');
+    else {
+      const root = this.modules.rustCrateRoot(segs[0]!);
+      if (root !== null) base = { v: { t: 'mod', f: root }, inf: false };
+      else {
+        const r = this.resolveName(f, scope, segs[0]!);
+        const ok = r && (r.v.t === 'mod' || (r.v.t === 'sym' && (CONTAINER.has(this.sym(r.v.f, r.v.i).kind) || this.sym(r.v.f, r.v.i).kind === 'type_alias')));
+        if (!ok) return { v: { t: 'ext' }, inf: false };
+        base = r;
+      }
+      k = 1;
+    }
+    for (; base && k < segs.length; k++) base = base.v.t === 'ext' ? base : this.memberOf(base.v, segs[k]!);
+    return base;
   }
 
   /**
    * The module a Rust path root names from `scope`: `self` the innermost enclosing `mod x { .. }`
    * (else the file), `super` the module above it (above the file: the parent module's file).
    */
-  private rustPathRoot(f: number, scope: number, root: string): Resolved | null {
+  rustPathRoot(f: number, scope: number, root: string): Resolved | null {
     const syms = this.file(f).symbols;
     let m = scope;
     while (m >= 0 && syms[m]!.kind !== 'module') m = syms[m]!.parent;
@@ -171,6 +274,27 @@ export class Resolver extends ResolverNames {
     return null;
   }
 
+  /**
+   * What a call's callee names: {@link typeOf}, except that in Rust `x.m()` is the method m (a field
+   * of that name is read only without the call: see the `mem` case).
+   */
+  calleeValue(f: number, scope: number, e: Expr): Resolved | null {
+    if (e.k !== 'mem' || this.file(f).language !== 'rust') return this.typeOf(f, scope, e);
+    return this.memberValue(this.typeOf(f, scope, e.o), e.n);
+  }
+
+  /** Rust: the value of field `name` of an instance of type (f, i) (tuple fields are named 0, 1, ..). */
+  private rustField(f: number, i: number, name: string): Resolved | null {
+    const t = this.aliasTarget(f, i);
+    const list = t ? this.ix(t[0]).fields.get(t[1])?.get(name) : undefined;
+    if (!list) return null;
+    for (const b of list) {
+      const r = this.bindingValue(t![0], b);
+      if (r) return { v: r.v, inf: true };
+    }
+    return null;
+  }
+
   /** The value an expression evaluates to, as far as static facts tell. */
   typeOf(f: number, scope: number, e: Expr): Resolved | null {
     if (this.depth > MAX_DEPTH) return null;
@@ -184,8 +308,13 @@ export class Resolver extends ResolverNames {
 
   private typeOfInner(f: number, scope: number, e: Expr): Resolved | null {
     switch (e.k) {
-      case 'id':
-        return this.resolveName(f, scope, e.n);
+      case 'id': {
+        const r = this.resolveName(f, scope, e.n);
+        if (this.file(f).language !== 'rust' || (r && !(r.v.t === 'sym' && this.sym(r.v.f, r.v.i).extra?.macro))) return r;
+        // `log::Level::iter()` in tests/: the crate's own name (a macro of that name is no path)
+        const root = this.modules.rustCrateRoot(e.n);
+        return root !== null ? { v: { t: 'mod', f: root }, inf: false } : r;
+      }
       case 'this': {
         const t = this.enclosingType(f, scope);
         if (t < 0) {
@@ -206,8 +335,15 @@ export class Resolver extends ResolverNames {
         const b = this.bases(owner[0], owner[1])[0];
         return b ? { v: { t: 'inst', f: b[0], i: b[1] }, inf: true } : null;
       }
-      case 'mem':
-        return this.memberValue(this.typeOf(f, scope, e.o), e.n);
+      case 'mem': {
+        const o = this.typeOf(f, scope, e.o);
+        // Rust: `self.metadata.level()` reads the field `metadata`, never the getter `metadata()` beside it
+        if (o && o.v.t === 'inst' && this.file(f).language === 'rust') {
+          const fld = this.rustField(o.v.f, o.v.i, e.n);
+          if (fld) return fld;
+        }
+        return this.memberValue(o, e.n);
+      }
       case 'call': {
         // The receiver once (a chain `a.b().c().d()` must not be typed again at every step).
         const recv = e.f.k === 'mem' ? this.typeOf(f, scope, e.f.o) : null;

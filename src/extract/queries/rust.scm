@@ -24,6 +24,16 @@
 
 (use_declaration) @import
 (let_declaration) @local
+(static_item) @local
+(const_item) @local
+; A method body: `self`/`Self` bindings typed by the impl or trait (lang/rust-types.ts).
+(function_item body: (block) @local)
+; Names bound by `for` patterns and closure parameters: untyped locals that shadow outer names.
+(for_expression pattern: (_) @local)
+(closure_parameters) @local
+; `type A = B`: the alias resolves to B.
+(type_item type: [(type_identifier) (generic_type) (scoped_type_identifier)] @reference.extends)
 (parameter) @param
 (field_declaration) @field
+(ordered_field_declaration_list) @field
 (return_expression (_) @return)
