@@ -89,5 +89,5 @@ export function isErrorType(ix: GraphIndex, v: NodeId): boolean {
  */
 export function isDeprecated(node: GraphNode): boolean {
   const doc = node.doc;
-  return typeof doc === 'string' && /\bdeprecated\b|@deprecated|\bhas (?:therefore )?been (?:disabled|removed)\b/i.test(doc);
+  return typeof doc === 'string' && /\bdeprecated\b|\bhas\s+(?:therefore\s+)?been\s+(?:disabled|removed)\b/i.test(doc);
 }

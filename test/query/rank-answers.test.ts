@@ -126,7 +126,7 @@ test('a parameter names the concept its function works on', () => {
 
 test('a deprecated symbol ranks below the one in use; an irregular past form meets its verb', () => {
   const e = graph([
-    ['zsh.go#Command.MarkZshPositionalArgs', 'method', 20, { doc: 'MarkZshPositionalArgs only worked for zsh. It has therefore been disabled.' }],
+    ['zsh.go#Command.MarkZshPositionalArgs', 'method', 20, { doc: 'MarkZshPositionalArgs only worked for zsh. It has therefore\nbeen disabled.' }],
     ['args.go#markPositionalArgs', 'function', 20],
     ['command.go#Command.Find', 'method', 40],
   ]);
