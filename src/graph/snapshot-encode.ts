@@ -56,6 +56,7 @@ class RowEncoder {
   private readonly indexOfNode = new Map<string, number>();
   private readonly relations: string[] = [];
   private readonly relationIndex = new Map<string, number>();
+  private relationFromLast: Int32Array | null = null;
   /** A copied row's community is neither an int32 nor absent (the encode is then done afresh). */
   private oddCommunity = false;
   private readonly lastOf = { fileType: lastString(), sourceFile: lastString(), kind: lastString(), visibility: lastString(), language: lastString() };
@@ -306,7 +307,12 @@ class RowEncoder {
     const l = last.link;
     lcol.src[j] = this.endpoints!.src[j]!;
     lcol.dst[j] = this.endpoints!.dst[j]!;
-    lcol.relation[j] = this.relationOf(last.relations[l.relation[r]!]!);
+    // (the last encode's relation number -> this one's, once per relation instead of a lookup per link)
+    const fromLast = (this.relationFromLast ??= new Int32Array(last.relations.length).fill(-1));
+    const lr = l.relation[r]!;
+    let rel = lr < fromLast.length ? fromLast[lr]! : this.relationOf(last.relations[lr]!);
+    if (rel < 0) rel = fromLast[lr] = this.relationOf(last.relations[lr]!);
+    lcol.relation[j] = rel;
     lcol.confidence[j] = l.confidence[r]!;
     lcol.confidenceScore[j] = l.confidenceScore[r]!;
     lcol.sourceFile[j] = strings.addFromLast(l.sourceFile[r]!, last);

@@ -89,9 +89,12 @@ test('a keeper\'s positions-only updates reuse its last ranking and report parts
     assert.equal(kept.rank?.communities, ranked.communities, 'the communities of the last ranking are reused');
     assert.equal(kept.rank?.report, ranked.report, 'the report parts of the last ranking are reused');
     assert.ok(ranked.report.gods && ranked.report.reading, 'the report filled its structure-only parts');
+    const surprises = ranked.report.surprises?.rows;
+    assert.ok(surprises, 'the report keeps its surprising connections');
     edit(fx.dir, 'src/core/router.ts', (t) => t.replace(/^\n/, ''));
     assert.equal((await updateEqualsFull(fx.dir, out, 'keeper-shift-2', kept)).upd.linkMode, 'positions');
     assert.equal(kept.rank?.report, ranked.report);
+    assert.equal(kept.rank?.report.surprises?.rows, surprises, 'same confidences: the surprising connections are reused');
     // Facts change again: ranked afresh.
     edit(fx.dir, 'src/util/strings.ts', (t) => t.replace('keeperAdded', 'keeperRenamed'));
     assert.equal((await updateEqualsFull(fx.dir, out, 'keeper-relink-2', kept)).upd.linkMode, 'incremental');

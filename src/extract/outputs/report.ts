@@ -37,6 +37,8 @@ export interface ReportMemo {
   csr?: EdgeCsr;
   reading?: ReturnType<typeof startReading>;
   gods?: { lines: string[]; rows: { node: number; tests: number }[] };
+  /** The surprising connections and the per-edge confidence they were found with (they depend on it too). */
+  surprises?: { confidence: Uint8Array; rows: ReturnType<typeof surprisingConnections> };
 }
 
 /** Relations that carry code dependencies (not mere containment). */
@@ -120,7 +122,11 @@ export function renderReport(input: ReportInput): string {
 
   // Surprising connections (the synaptic://surprises resource lists the same)
   const community = Int32Array.from(ig.nodes, (n) => (n.community as number | undefined) ?? -1);
-  const surprises = surprisingConnections(ig, community, edgeConfidence(ig.links), { files: use });
+  const confidence = edgeConfidence(ig.links);
+  const known = memo.surprises;
+  const surprises = known && sameBytes(known.confidence, confidence)
+    ? known.rows : surprisingConnections(ig, community, confidence, { files: use });
+  memo.surprises = { confidence, rows: surprises };
   out.push('## Surprising connections', '');
   out.push(
     'Links between two communities that are otherwise barely connected: at most a few links where the links each community has elsewhere would predict many. ' +
@@ -163,6 +169,12 @@ export function renderReport(input: ReportInput): string {
 
   failedAndSkipped(out, doc);
   return out.join('\n');
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The counts: files, nodes, edges, communities, confidence, unresolved sites, failures. */
