@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -132,5 +132,85 @@ test('serve --store answers each federated tool exactly as the materialized unio
     assert.match(notYet.text, /^Cannot answer affected on a federated store yet: .*Serve one member's graph meanwhile \(e\.g\. synaptic serve --graph .*graph\.json\); members: go, java, py, c, ruby$/);
   } finally {
     await Promise.all([fed.close(), uni.close()]);
+  }
+});
+
+/** The store's load lines on stderr, by member. */
+function loads(s: Served, tag: string): number {
+  return s.stderr().split('\n').filter((l) => l.includes(`store: loaded member '${tag}'`) || l.includes(`Cannot load member '${tag}'`)).length;
+}
+
+const waitFor = async (what: () => boolean) => {
+  for (let i = 0; i < 100 && !what(); i++) await new Promise((r) => setTimeout(r, 20));
+};
+
+test('SYNAPTIC_SHARD_LRU=2 keeps two members resident; concurrent misses on one member share one load', { skip }, async () => {
+  const fed = await serveStore({ SYNAPTIC_SHARD_LRU: '2' });
+  try {
+    const [a, b, c] = await Promise.all([
+      call(fed, 'get_node', { label: 'py/zoo/keeper.py#Keeper' }), call(fed, 'find_callers', { label: 'py/zoo/animals.py#Animal.speak' }), call(fed, 'get_neighbors', { label: 'py/zoo/keeper.py#Keeper.adopt' }),
+    ]);
+    for (const r of [a, b, c]) assert.equal(r.isError, false, r.text);
+    await waitFor(() => loads(fed, 'py') > 0);
+    assert.equal(loads(fed, 'py'), 1, `three concurrent calls, one load:\n${fed.stderr()}`);
+    for (const id of ['go/main.go', 'java/src/main/java/com/example/Dog.java', 'py/zoo/keeper.py']) assert.equal((await call(fed, 'get_node', { label: id })).isError, false);
+    assert.match(fed.stderr(), /loaded member 'java' .*; resident: go, java\n/, 'go and java resident, py evicted');
+    assert.equal(loads(fed, 'py'), 2, 'py was evicted by go and java, so it loads again');
+    assert.match(fed.stderr(), /loaded member 'py' .*; resident: java, py\n/);
+    await call(fed, 'get_node', { label: 'py/zoo/animals.py' });
+    assert.equal(loads(fed, 'py'), 2, 'a resident member does not load again');
+  } finally {
+    await fed.close();
+  }
+});
+
+test('a failed member load rejects every waiting call naming the member, then is forgotten so the next call retries', { skip }, async () => {
+  const out = join(root, 'c', 'synaptic-out');
+  const saved = ['graph.json', 'graph.cbor'].map((f) => [join(out, f), readFileSync(join(out, f))] as const);
+  const fed = await serveStore();
+  try {
+    for (const [file] of saved) writeFileSync(file, 'not a graph');
+    const ref = 'c/checksum.c';
+    const failed = await Promise.all([1, 2, 3].map(() => call(fed, 'get_node', { label: ref })));
+    for (const r of failed) {
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /Cannot load member 'c' of the store .*: .*graph\.json is not JSON/);
+    }
+    await waitFor(() => loads(fed, 'c') > 0);
+    assert.equal(loads(fed, 'c'), 1, 'one load for the three waiters');
+    assert.equal((await call(fed, 'get_node', { label: ref })).isError, true);
+    assert.equal(loads(fed, 'c'), 2, 'the failure was forgotten: the next call loads again');
+    for (const [file, bytes] of saved) writeFileSync(file, bytes);
+    const ok = await call(fed, 'get_node', { label: ref });
+    assert.equal(ok.isError, false, ok.text);
+    assert.match(ok.text, /^Node checksum\.c\n {2}id: c\/checksum\.c/);
+  } finally {
+    for (const [file, bytes] of saved) writeFileSync(file, bytes);
+    await fed.close();
+  }
+});
+
+test('after workspace update re-extracts one member, the next call answers from its new graph (manifest generation)', { skip }, async () => {
+  const fed = await serveStore();
+  try {
+    const before = await call(fed, 'graph_stats');
+    assert.match((await call(fed, 'get_node', { label: 'groom_all' })).text, /^No node matches 'groom_all'/);
+    appendFileSync(join(root, 'py', 'zoo', 'keeper.py'), '\n\ndef groom_all(keeper):\n    return [a.speak() for a in keeper.animals]\n');
+    execFileSync(process.execPath, [...ARGS, 'workspace', 'update'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    const node = await call(fed, 'get_node', { label: 'groom_all' });
+    assert.match(node.text, /^Node groom_all\n {2}id: py\/zoo\/keeper\.py#groom_all/);
+    assert.match(fed.stderr(), /store: manifest generation 1 -> 2/);
+    writeUnion();
+    const uni = await serveUnion();
+    try {
+      const [a, b] = [await call(fed, 'graph_stats'), await call(uni, 'graph_stats')];
+      assert.notEqual(a.text, before.text);
+      assert.equal(a.text, b.text);
+      assert.deepEqual(a.structured, b.structured);
+    } finally {
+      await uni.close();
+    }
+  } finally {
+    await fed.close();
   }
 });

@@ -130,21 +130,33 @@ export async function loadMember(
   const t0 = performance.now();
   const cborPath = snapshotPathFor(graphPath);
   const jsonStat = await stat(graphPath).catch(() => undefined);
+  let refused = '';
   if (existsSync(cborPath)) {
     const cborStat = await stat(cborPath);
     if (!jsonStat || cborStat.mtimeMs >= jsonStat.mtimeMs) {
-      const bytes = await readFile(cborPath);
-      const t1 = performance.now();
-      const snap = federateSnapshot(decodeSnapshot(bytes), tag, communityBase);
-      const { doc, edges } = indexSnapshot(snap);
-      const engine = new QueryEngine(doc, traversal, { edges });
-      return { engine, from: 'graph.cbor', readMs: t1 - t0, indexMs: performance.now() - t1 };
+      try {
+        const bytes = await readFile(cborPath);
+        const t1 = performance.now();
+        const snap = federateSnapshot(decodeSnapshot(bytes), tag, communityBase);
+        const { doc, edges } = indexSnapshot(snap);
+        const engine = new QueryEngine(doc, traversal, { edges });
+        return { engine, from: 'graph.cbor', readMs: t1 - t0, indexMs: performance.now() - t1 };
+      } catch (err) {
+        // A damaged snapshot falls back to graph.json (as loadGraph does); both failing names both.
+        refused = `; ${cborPath}: ${err instanceof Error ? err.message : String(err)}`;
+      }
     }
   }
-  if (!jsonStat) throw new Error(`no graph.json or graph.cbor at ${graphPath}`);
+  if (!jsonStat) throw new Error(`no graph.json at ${graphPath}${refused || ' (nor graph.cbor)'}`);
   const text = await readFile(graphPath, 'utf8');
   const t1 = performance.now();
-  const doc = federateDocument(checkGraphDocument(JSON.parse(text), graphPath), tag, communityBase);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${graphPath} is not JSON (${err instanceof Error ? err.message : String(err)})${refused}; run 'synaptic workspace update'`);
+  }
+  const doc = federateDocument(checkGraphDocument(parsed, graphPath), tag, communityBase);
   const engine = new QueryEngine(doc, traversal, { releaseLinks: true });
   return { engine, from: 'graph.json', readMs: t1 - t0, indexMs: performance.now() - t1 };
 }
