@@ -108,3 +108,26 @@ test('precise mode names callees as the checker oracle does: new of a class with
   assert.ok(edges.has('calls src/shapes.ts#Shape.create EXTRACTED'), `s.shape(2) runs Shape.create: ${[...edges].join(', ')}`);
   assert.ok(edges.has('calls src/shapes.ts#Derived.twice EXTRACTED'));
 });
+
+test('update --precise asks the checker about a property call again when a member of that name is declared or removed elsewhere', async (t) => {
+  const base = mkdtempSync(join(tmpdir(), 'synaptic-precise-names-'));
+  t.after(() => rmSync(base, { recursive: true, force: true }));
+  const root = join(base, 'repo');
+  cpSync(FIXTURE, root, { recursive: true });
+  // No graph file declares `at`: the call is a library's, not asked about.
+  writeFileSync(join(root, 'src/lists.ts'), 'export function firstOf(xs: number[]): number | undefined {\n  return xs.at(0);\n}\n');
+  await runExtract({ root, outDir: join(base, 'precise'), workers: 0, precise: true });
+  // A file that lists.ts does not import now declares `at`: a full extract asks about `xs.at(0)`
+  // (Array.at, a library's: the default mode's guess Ring.at is dropped), so the update must too.
+  const ring = join(root, 'src/ring.ts');
+  writeFileSync(ring, 'export class Ring {\n  at(i: number): number {\n    return i;\n  }\n}\n');
+  const upd = await runExtract({ root, outDir: join(base, 'precise'), workers: 0, incremental: true });
+  assert.ok(upd.precise && upd.precise.checked === 2, `the new file and the file calling .at() are checked: ${JSON.stringify(upd.precise)}`);
+  await runExtract({ root, outDir: join(base, 'fresh'), workers: 0, precise: true });
+  assertSameOutputs(join(base, 'precise'), join(base, 'fresh'), 'update adding a member name vs precise extract');
+  // And back: the name is declared nowhere again.
+  rmSync(ring);
+  await runExtract({ root, outDir: join(base, 'precise'), workers: 0, incremental: true });
+  await runExtract({ root, outDir: join(base, 'fresh2'), workers: 0, precise: true });
+  assertSameOutputs(join(base, 'precise'), join(base, 'fresh2'), 'update removing a member name vs precise extract');
+});

@@ -2,7 +2,8 @@
  * The precise cache (synaptic-out/.precise.cbor): each TS/JS file's checker results under the
  * file's content hash, with the files its imports resolved to. An update re-checks only the files
  * a change can reach (changed, added or deleted files and, through the recorded imports, every file
- * that imports them, transitively) and takes the rest from here; the cache is written whole, once
+ * that imports them, transitively; and the files whose property calls name a member that some file
+ * now declares, or no longer declares) and takes the rest from here; the cache is written whole, once
  * per run, so it always describes one consistent set of results.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,14 +12,17 @@ import type { OutputFolder } from '../out/folder.node.ts';
 import type { FileSites } from './sites.node.ts';
 
 export const PRECISE_CACHE_FILE = '.precise.cbor';
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 interface Wire {
   version: number;
   /** Compiler version, extractor version and program options: another key invalidates every entry. */
   key: string;
-  files: Record<string, { hash: string } & FileSites>;
+  files: Record<string, CachedFile>;
 }
+
+/** One file's results under its content hash, with the names it declares (declared-names.node.ts). */
+export type CachedFile = { hash: string; names: string[] } & FileSites;
 
 export type PreciseCache = Wire['files'];
 
@@ -74,4 +78,19 @@ export function filesToCheck(cache: PreciseCache | null, hashes: ReadonlyMap<str
   }
   for (const f of [...out]) if (!hashes.has(f)) out.delete(f);
   return out;
+}
+
+/**
+ * The cached files whose skipped or asked property calls would be decided otherwise now: those that
+ * name a member (`asks`) declared by the cached files but not by `names` (every current file's
+ * declared names), or the other way round. A full extract decides with `names`, so must an update.
+ */
+export function filesAskingChangedNames(cache: PreciseCache, names: ReadonlySet<string>): string[] {
+  const before = new Set<string>();
+  for (const entry of Object.values(cache)) for (const n of entry.names) before.add(n);
+  const changed = new Set<string>();
+  for (const n of names) if (!before.has(n)) changed.add(n);
+  for (const n of before) if (!names.has(n)) changed.add(n);
+  if (changed.size === 0) return [];
+  return Object.keys(cache).filter((f) => cache[f]!.asks.some((a) => changed.has(a)));
 }

@@ -6,12 +6,15 @@
  * files a change can reach, in a program rooted at them.
  */
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type * as TS from 'typescript';
 import type { GraphDocument } from '../../graph/model.ts';
 import type { OutputFolder } from '../out/folder.node.ts';
-import { filesToCheck, readPreciseCache, writePreciseCache, type PreciseCache } from './cache.node.ts';
+import { filesAskingChangedNames, filesToCheck, readPreciseCache, writePreciseCache, type PreciseCache } from './cache.node.ts';
+import { declaredNames } from './declared-names.node.ts';
 import { mergePreciseSites, type MergeCounts } from './merge.ts';
-import { createPreciseProgram, loadTypeScript, preciseOptions } from './program.node.ts';
-import { preciseSites, type PreciseSite } from './sites.node.ts';
+import { createPreciseProgram, loadTypeScript, preciseOptions, type TypeScript } from './program.node.ts';
+import { preciseSites, type FileSites, type PreciseSite } from './sites.node.ts';
 
 const CODE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 
@@ -42,12 +45,24 @@ export async function applyPrecise(root: string, doc: GraphDocument, store?: Pre
   const cache = store ? readPreciseCache(store.folder, key) : null;
   const check = filesToCheck(cache, hashes);
 
-  const fresh = check.size === 0 ? new Map() : (() => {
+  // What every file declares: from the cache where unchanged, else from its text (an update) or
+  // the program (a full check), so both ask the checker about the same property calls.
+  const names = new Map<string, string[]>();
+  let program: TS.Program | undefined;
+  if (cache) {
+    for (const f of files) {
+      const e = cache[f];
+      names.set(f, e && e.hash === hashes.get(f) ? e.names : declaredNames(ts, parseAlone(ts, root, f, options)));
+    }
+    for (const f of filesAskingChangedNames(cache, union(names.values()))) if (hashes.has(f)) check.add(f);
+  }
+  if (check.size > 0) {
     // Files that declare globals are in every program, so a partial one resolves as the whole one does.
     const ambient = cache ? Object.keys(cache).filter((f) => cache[f]!.ambient && hashes.has(f)) : [];
-    const program = createPreciseProgram(ts, root, [...new Set([...check, ...ambient])].sort(), options);
-    return preciseSites(ts, program, root, doc.nodes, [...check].sort());
-  })();
+    program = createPreciseProgram(ts, root, [...new Set([...check, ...ambient])].sort(), options);
+    if (!cache) for (const f of files) { const sf = program.getSourceFile(join(root, f)); names.set(f, sf ? declaredNames(ts, sf) : []); }
+  }
+  const fresh = program ? preciseSites(ts, program, root, doc.nodes, [...check].sort(), union(names.values())) : new Map<string, FileSites>();
 
   const next: PreciseCache = {};
   const sites: PreciseSite[] = [];
@@ -55,7 +70,7 @@ export async function applyPrecise(root: string, doc: GraphDocument, store?: Pre
   for (const f of files) {
     const entry = check.has(f) ? fresh.get(f) : cache?.[f];
     if (!entry) continue;
-    next[f] = { hash: hashes.get(f)!, sites: entry.sites, resolved: entry.resolved, deps: entry.deps, unresolved: entry.unresolved, ambient: entry.ambient };
+    next[f] = { hash: hashes.get(f)!, names: names.get(f) ?? [], sites: entry.sites, resolved: entry.resolved, deps: entry.deps, unresolved: entry.unresolved, ambient: entry.ambient, asks: entry.asks };
     for (const s of entry.sites) sites.push(s);
     for (const r of entry.resolved) resolved.add(r);
   }
@@ -63,4 +78,16 @@ export async function applyPrecise(root: string, doc: GraphDocument, store?: Pre
   doc.graph.precise = true;
   if (store) writePreciseCache(store.folder, key, next);
   return { ...counts, files: files.length, checked: check.size, sites: sites.length, ms: Math.round(performance.now() - t0) };
+}
+
+const union = (lists: Iterable<readonly string[]>): Set<string> => {
+  const out = new Set<string>();
+  for (const list of lists) for (const x of list) out.add(x);
+  return out;
+};
+
+/** A file's syntax tree without a program (what it declares does not depend on its imports). */
+function parseAlone(ts: TypeScript, root: string, file: string, options: TS.CompilerOptions): TS.SourceFile {
+  const text = ts.sys.readFile(join(root, file)) ?? ''; // as the program's host reads it (BOM dropped); gone: declares nothing
+  return ts.createSourceFile(join(root, file), text, options.target ?? ts.ScriptTarget.ES2022);
 }

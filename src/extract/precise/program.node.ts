@@ -67,6 +67,9 @@ export function preciseOptions(ts: TypeScript, root: string, files: readonly str
 /** One program with `rootFiles` (repository-relative) as roots; what they import is loaded too. */
 export function createPreciseProgram(ts: TypeScript, root: string, rootFiles: readonly string[], options: TS.CompilerOptions): TS.Program {
   const host = ts.createCompilerHost(options, true);
+  // JSDoc only where it gives types (JavaScript files); a TypeScript file's doc comments change no
+  // call's resolution, and the libraries' are most of their text (zod: 0.5 of 4.7 CPU-s to build).
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   return ts.createProgram({ rootNames: rootFiles.map((f) => join(root, f)), options, host });
 }
 

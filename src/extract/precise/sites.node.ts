@@ -9,6 +9,7 @@ import type * as TS from 'typescript';
 import type { GraphNode, NodeKey } from '../../graph/model.ts';
 import { join } from 'node:path';
 import { relativeTo, type TypeScript } from './program.node.ts';
+import { calledProperty } from './declared-names.node.ts';
 
 /** One resolved site: `caller` calls (or instantiates) `callee` at `line`. */
 export interface PreciseSite {
@@ -109,9 +110,14 @@ function calleeDeclaration(ts: TypeScript, checker: TS.TypeChecker, node: TS.Cal
     if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym);
     const decls = sym?.declarations ?? [];
     if (decls.length) resolved = true;
+    // An `any` or error callee (an unresolved import such as `expect`, a member of one) makes an
+    // untyped call, whose signature has no declaration: resolving it would only check the arguments.
+    else if (nameNode && checker.getTypeAtLocation(callee).flags & ts.TypeFlags.Any) return { decl: undefined, resolved };
     if (isNew) {
       const cls = decls.find((d) => ts.isClassLike(d));
       if (cls && ts.isClassLike(cls) && !cls.members.some((m) => ts.isConstructorDeclaration(m) && m.body)) return { decl: cls, resolved };
+      // A library's class (`new Set(...)`): its construct signature is the library's too.
+      if (decls.length && !decls.some(inRepository)) return { decl: undefined, resolved };
     } else if (decls.length) {
       const withBody = decls.find((d) => (ts.isFunctionLike(d) && 'body' in d && d.body) || ts.isVariableDeclaration(d) || ts.isPropertyDeclaration(d)
         || ts.isPropertyAssignment(d) || ts.isBinaryExpression(d) || (ts.isPropertyAccessExpression(d) && ts.isBinaryExpression(d.parent)));
@@ -138,10 +144,17 @@ export interface FileSites {
   unresolved: boolean;
   /** Declares globals or augments modules (`declare global`, `declare module`, or a script): part of every program. */
   ambient: boolean;
+  /** The member names its property calls name (`m` of `x.m()`): asked about only when some graph file declares one. */
+  asks: string[];
 }
 
-/** The call sites of `files` (graph-relative paths in `program`), resolved, per file. */
-export function preciseSites(ts: TypeScript, program: TS.Program, root: string, nodes: readonly GraphNode[], files: Iterable<string>): Map<string, FileSites> {
+/**
+ * The call sites of `files` (graph-relative paths in `program`), resolved, per file. A property call
+ * whose member name is not in `declared` (the names the graph's files declare) is not asked about:
+ * it cannot resolve to a graph definition.
+ */
+export function preciseSites(ts: TypeScript, program: TS.Program, root: string, nodes: readonly GraphNode[], files: Iterable<string>,
+  declared: ReadonlySet<string>): Map<string, FileSites> {
   const checker = program.getTypeChecker();
   const options = program.getCompilerOptions();
   const spans = spansByFile(nodes);
@@ -177,21 +190,28 @@ export function preciseSites(ts: TypeScript, program: TS.Program, root: string, 
     const fileSpans = spans.get(file);
     const sites: PreciseSite[] = [];
     const resolved = new Set<string>();
-    const visit = (node: TS.Node): void => {
-      if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node)) {
-        const start = sf.getLineAndCharacterOfPosition(node.getStart(sf));
-        const line = start.line + 1;
-        const caller = innermost(fileSpans, line, start.character, (s) => CALLER_KINDS.has(s.kind))?.id ?? fileId;
-        let target: Spanned | null = null;
-        const { decl, resolved: known } = calleeDeclaration(ts, checker, node, (d) => (target = nodeOf(d)) !== null, inRepository);
-        if (known) resolved.add(`${caller}\0${line}`);
-        if (decl && !target) target = nodeOf(decl);
-        if (target) sites.push({ caller, callee: target.id, relation: calleeRelation(target, ts.isNewExpression(node)), file, line });
+    const asks = new Set<string>();
+    const visitCall = (node: TS.CallExpression | TS.NewExpression | TS.TaggedTemplateExpression): void => {
+      const prop = calledProperty(ts, node);
+      if (prop !== undefined) {
+        asks.add(prop);
+        if (!declared.has(prop)) return;
       }
+      const start = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+      const line = start.line + 1;
+      const caller = innermost(fileSpans, line, start.character, (s) => CALLER_KINDS.has(s.kind))?.id ?? fileId;
+      let target: Spanned | null = null;
+      const { decl, resolved: known } = calleeDeclaration(ts, checker, node, (d) => (target = nodeOf(d)) !== null, inRepository);
+      if (known) resolved.add(`${caller}\0${line}`);
+      if (decl && !target) target = nodeOf(decl);
+      if (target) sites.push({ caller, callee: target.id, relation: calleeRelation(target, ts.isNewExpression(node)), file, line });
+    };
+    const visit = (node: TS.Node): void => {
+      if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node)) visitCall(node);
       ts.forEachChild(node, visit);
     };
     visit(sf);
-    out.set(file, { sites, resolved: [...resolved], ...importsOf(ts, program, options, root, sf) });
+    out.set(file, { sites, resolved: [...resolved], ...importsOf(ts, program, options, root, sf), asks: [...asks].sort() });
   }
   return out;
 }
