@@ -296,8 +296,9 @@ export class Linker {
       if (v.v.t === 'ext' || v.v.t === 'pkg' || v.v.t === 'obj') return null;
       if (v.v.t === 'inst') {
         if (c.callee.k !== 'new') {
-          // Calling an instance: Python runs its class's `__call__` (`self.type(value)` of a ParamType); elsewhere unknown.
-          const m = r.file(fc).language === 'python' ? r.member(v.v.f, v.v.i, '__call__', true, new Set()) : null;
+          // Calling an instance: Python runs its class's `__call__` (`self.type(value)` of a ParamType); elsewhere
+          // unknown. Not `f()(x)`: a factory's result is typed by its first `return`, often not the one taken.
+          const m = r.file(fc).language === 'python' && c.callee.k !== 'call' ? r.member(v.v.f, v.v.i, '__call__', true, new Set()) : null;
           return m && m.v.t === 'sym' && r.isCallable(m.v.f, m.v.i) ? { ids: [target(m.v.f, m.v.i)], conf: 'INFERRED' } : null;
         }
         const ctor = constructorOf(r, v.v.f, v.v.i); // Ruby `Foo.new`
