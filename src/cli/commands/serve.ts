@@ -282,6 +282,7 @@ export const serveCommand: Command = {
       : args.graph !== undefined
       ? resolve(args.graph)
       : join(findServeRoot(process.env.SYNAPTIC_PROJECT_DIR || process.cwd()), 'synaptic-out', 'graph.json');
+    if (store !== undefined && args.http !== undefined) throw new UsageError('--store serves over stdio only for now: drop --http (or serve one member with --graph <member>/synaptic-out/graph.json)');
     if (!existsSync(graphPath) && store === undefined) {
       if (args.immutable) throw new Error(`Cannot serve: no graph at ${graphPath} to pin; run 'synaptic extract' first`);
       log(`[synaptic] no graph at ${graphPath} yet: ${args.extract ? 'building it now' : "graph tools answer once 'synaptic extract' has written it"}; memory and vault tools work meanwhile`);

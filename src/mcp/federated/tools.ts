@@ -42,9 +42,10 @@ export function createFederatedTools(store: FederatedStore, base: GraphToolConte
   const onMember = (m: StoreMember, name: string, args: Args, extra: Parameters<ToolDefinition['handler']>[1]) => memberTools(m).get(name)!.handler(args as never, extra);
 
   const routed = async (name: string, args: Args, extra: Parameters<ToolDefinition['handler']>[1]): Promise<ToolResult> => {
-    const ref = typeof args.label === 'string' ? args.label : typeof args.file === 'string' ? args.file : undefined;
-    if (ref === undefined) return onMember(okMembers()[0]!, name, args, extra); // the tool's own "pass label" error
     const members = okMembers();
+    if (!members.length) return toolError(`Cannot answer ${name}: the store ${store.dir} has no member that extracted (run 'synaptic workspace update')`);
+    const ref = typeof args.label === 'string' ? args.label : typeof args.file === 'string' ? args.file : undefined;
+    if (ref === undefined) return onMember(members[0]!, name, args, extra); // the tool's own "pass label" error
     const named = tagOfReference(ref, members.map((m) => m.tag));
     if (named) return onMember(store.member(named)!, name, args, extra);
     if (typeof args.label !== 'string') return toolError(`Cannot read '${sanitize(ref, 400)}' on a federated store: prefix the path with its member's tag (tag/path; members: ${members.map((m) => m.tag).join(', ')})`);
