@@ -14,6 +14,8 @@ const MARKER_BOUNDS = new Set([
   'Sized', 'Send', 'Sync', 'Unpin', 'Copy', 'Clone', 'Debug', 'Display', 'Default', 'Eq', 'PartialEq', 'Ord', 'PartialOrd', 'Hash',
   'Borrow', 'AsRef', 'AsMut', 'Into', 'From', 'Fn', 'FnMut', 'FnOnce', 'Any', 'ToString',
 ]);
+/** Std types whose methods a receiver reaches through them (deref) or whose value it unwraps. */
+const WRAPPERS = new Set(['Box', 'Rc', 'Arc', 'Option', 'Result']);
 /** Parents searched for a generic parameter's declaration (a type sits a few levels below its item). */
 const MAX_UP = 24;
 
@@ -91,7 +93,14 @@ export function rustTypePath(n: Node, base: PathOf, depth = 0): NamePath | undef
     case 'bounded_type': return firstBound(n, self, depth);
     case 'tuple_type': return n.namedChildCount === 1 && n.firstNamedChild ? self(n.firstNamedChild) : undefined;
     case 'reference_type': case 'pointer_type': { const t = n.childForFieldName('type'); return t ? self(t) : undefined; }
-    case 'generic_type': { const t = n.childForFieldName('type'); return t ? self(t) : undefined; }
+    case 'generic_type': {
+      const t = n.childForFieldName('type');
+      if (!t) return undefined;
+      // `Box<T>`, `Rc<T>`, `Arc<T>` deref to T; `Option<T>`/`Result<T, E>` hold a T (`.unwrap()`, `?`)
+      const last = t.text.slice(t.text.lastIndexOf(':') + 1);
+      const arg = WRAPPERS.has(last) ? n.childForFieldName('type_arguments')?.namedChildren.find((c) => c && c.type !== 'lifetime') : undefined;
+      return arg ? self(arg) ?? self(t) : self(t);
+    }
     case 'type_identifier': {
       if (n.text === 'Self') return implTypeAround(n, self);
       return genericBound(n, n.text, self, depth) ?? [n.text];

@@ -30,6 +30,9 @@ function plainPath(n: Node, depth = 0): NamePath | undefined {
 /** A receiver's type as the code around it says: generic parameters by their bound, `Self` by the impl. */
 const boundPath = (n: Node): NamePath | undefined => rustTypePath(n, plainPath);
 
+/** Std methods that hand back the value they are called on, or the one it wraps (Option, Result, Box, Rc). */
+const PASS_THROUGH = new Set(['unwrap', 'expect', 'unwrap_or_default', 'as_ref', 'as_mut', 'as_deref', 'clone', 'borrow', 'borrow_mut', 'deref', 'to_owned']);
+
 const BASE = makeGenericSpec({
   tables: {
     ids: new Set(['identifier', 'field_identifier', 'type_identifier']),
@@ -54,6 +57,13 @@ const BASE = makeGenericSpec({
       if (n.type === 'crate' || n.type === 'super') return { k: 'path', p: n.type };
       // `self` is a binding of the method (typed by its impl: rust-types.ts), as `Self` is.
       if (n.type === 'self') return { k: 'id', n: 'self' };
+      // `x.unwrap()`, `x.as_ref()`, `x.clone()` as a receiver: the value itself (its std wrapper read through)
+      if (n.type === 'call_expression') {
+        const fn = n.childForFieldName('function');
+        const field = fn?.type === 'field_expression' ? fn.childForFieldName('field')?.text : undefined;
+        const value = field && PASS_THROUGH.has(field) ? fn!.childForFieldName('value') : null;
+        if (value) return self(value, d + 1);
+      }
       // `*x`, `**self`: the value behind the reference has the same methods
       if (n.type === 'unary_expression' && n.child(0)?.type === '*' && n.firstNamedChild) return self(n.firstNamedChild, d + 1);
       return undefined;
