@@ -70,3 +70,16 @@ test('Rust paths: mod x; x::f(), use crate::a::b; b::f(), crate::x::f(), super::
   assert.equal(g.confidence('src/lib.rs#run', 'src/util.rs#helper'), 'EXTRACTED');
   assert.deepEqual(g.edges('expands'), ['src/lib.rs#run -> src/lib.rs#log']);
 });
+
+test('Rust: a module named like its crate is the module (use shapes::X in crate shapes), and import cycles end', async () => {
+  // Before: `use shapes::Circle` in the root of crate `shapes` went to the crate root (lib.rs),
+  // whose own `use` of Circle resolved through itself until the stack overflowed.
+  const g = await linkSources({
+    'src/lib.rs': 'pub mod shapes;\nmod a;\nmod b;\nuse shapes::Circle;\n\npub fn unit() -> Circle { Circle::new(1.0) }\n',
+    'src/shapes.rs': 'pub struct Circle { r: f64 }\nimpl Circle { pub fn new(r: f64) -> Self { Circle { r } } }\n',
+    'src/a.rs': 'pub use crate::b::Loop;\npub fn f() { Loop::go(); }\n',
+    'src/b.rs': 'pub use crate::a::Loop;\n',
+  }, { 'Cargo.toml': '[package]\nname = "shapes"\nversion = "0.1.0"\n' });
+  assert.ok(g.edges('calls').includes('src/lib.rs#unit -> src/shapes.rs#Circle.new'), g.edges('calls').join('\n'));
+  assert.ok(!g.edges('calls').some((e) => e.startsWith('src/a.rs#f ->')));
+});

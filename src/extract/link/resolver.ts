@@ -202,10 +202,19 @@ export class Resolver extends ResolverNames {
 
   /** Rust `use a::b::c` (or `a::b::*`) from `imp.scope`: what it names in the repository, `ext` outside it. */
   rustImport(f: number, imp: ImportFact): Resolved | null {
-    const base = this.rustModulePath(f, imp.scope, imp.module);
-    if (!base || base.v.t === 'ext' || imp.imported === '*' || imp.imported === '') return base;
-    return this.memberOf(base.v, imp.imported);
+    // `use a::X` in b and `use b::X` in a (or a path back to its own file): nothing, not a loop
+    if (this.rustImportsOpen.has(imp)) return null;
+    this.rustImportsOpen.add(imp);
+    try {
+      const base = this.rustModulePath(f, imp.scope, imp.module);
+      if (!base || base.v.t === 'ext' || imp.imported === '*' || imp.imported === '') return base;
+      return this.memberOf(base.v, imp.imported);
+    } finally {
+      this.rustImportsOpen.delete(imp);
+    }
   }
+
+  private readonly rustImportsOpen = new Set<ImportFact>();
 
   /**
    * The module (or type) a Rust path names from `scope` of file f: `crate`/`self`/`super` roots
@@ -220,13 +229,15 @@ export class Resolver extends ResolverNames {
     if (k > 0) base = this.rustPathRoot(f, scope, segs.slice(0, k).join('::'));
     else if (!segs.length) base = this.rustPathRoot(f, scope, 'self');
     else {
-      const root = this.modules.rustCrateRoot(segs[0]!);
-      if (root !== null) base = { v: { t: 'mod', f: root }, inf: false };
+      // A name in scope first (`mod shapes;` in a crate named shapes: `use shapes::X` is the
+      // module), then the repository's crates by name.
+      const r = this.resolveName(f, scope, segs[0]!);
+      const ok = r && (r.v.t === 'mod' || (r.v.t === 'sym' && (CONTAINER.has(this.sym(r.v.f, r.v.i).kind) || this.sym(r.v.f, r.v.i).kind === 'type_alias')));
+      if (ok) base = r;
       else {
-        const r = this.resolveName(f, scope, segs[0]!);
-        const ok = r && (r.v.t === 'mod' || (r.v.t === 'sym' && (CONTAINER.has(this.sym(r.v.f, r.v.i).kind) || this.sym(r.v.f, r.v.i).kind === 'type_alias')));
-        if (!ok) return { v: { t: 'ext' }, inf: false };
-        base = r;
+        const root = this.modules.rustCrateRoot(segs[0]!);
+        if (root === null) return { v: { t: 'ext' }, inf: false };
+        base = { v: { t: 'mod', f: root }, inf: false };
       }
       k = 1;
     }
