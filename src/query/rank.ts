@@ -1,7 +1,7 @@
 import { OTHER_RELATION_ID, RELATIONS, type NodeId } from '../graph/model.ts';
 import type { GraphIndex } from './graph-index.ts';
 import { bareName, namePieces, questionTokens } from './tokens.ts';
-import { asksForDeclarations, asksForErrors, questionTerms, tierFactors } from './rank-terms.ts';
+import { asksForDeclarations, asksForErrors, questionTerms, tierFactors, type Term } from './rank-terms.ts';
 import { bodyFactor, CODE_TIER, fileTier, isDeclarationOnly, rememberCodeTiers, type CodeTier } from './code-tier.ts';
 import { SLICE_ITEMS, Sliced, type WarmStep } from './sliced.ts';
 import { FrontierHeap, topMatches } from './rank-heaps.ts';
@@ -127,7 +127,7 @@ interface Scratch {
   declarations: Uint8Array;
   /** Per node, fixed for the index: 0.75..1 by the lines of its body (code-tier.ts). */
   bodies: Float32Array;
-  /** Per node, filled on first match: 0 not yet known, else 1 | ERROR_FLAG | DEPRECATED_FLAG. */
+  /** Per node, fixed for the index: ERROR_FLAG | DEPRECATED_FLAG (rank-evidence.ts). */
   flags: Uint8Array;
 }
 
@@ -220,6 +220,7 @@ function* buildScratch(ix: GraphIndex): Generator<void, Scratch> {
     s.tiers[v] = tier;
     s.declarations[v] = isDeclarationOnly(ix, v) ? 1 : 0;
     s.bodies[v] = bodyFactor(node);
+    s.flags[v] = (isErrorType(ix, v) ? ERROR_FLAG : 0) | (isDeprecated(node) ? DEPRECATED_FLAG : 0);
   }
   rememberCodeTiers(ix, s.tiers);
   for (let i = 0; i < ix.outEdges.length; i++) {
@@ -376,29 +377,6 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     const o = touch(v);
     rec[o + R_LABEL] += EXACT_BONUS * logN * 0.5;
   }
-  // Signature words: a parameter (`getPath(request: Request)`) says what a match works on. Read for
-  // the names that match and miss a concept (what a doc or path alone matched scores low anyway).
-  const termOf = new Map<string, { bits: number; weight: number }>();
-  let allBits = 0;
-  for (const term of terms) {
-    allBits |= term.bits;
-    if (term.bits !== 0 && !termOf.has(term.token)) termOf.set(term.token, term);
-  }
-  for (let k = 0; k < matchedCount; k++) {
-    const v = matched[k]!;
-    const o = v << R_SHIFT;
-    if (rec[o + R_LABEL] === 0 || (rec[o + R_CONCEPTS]! & allBits) === allBits) continue;
-    const words = signatureWords(ix, v);
-    if (!words) continue;
-    for (const w of words) {
-      const term = termOf.get(w);
-      if (!term || (rec[o + R_CONCEPTS]! & term.bits) === term.bits) continue;
-      const lp = labelPostings.get(w);
-      rec[o + R_PATH] += Math.log(1 + n / (1 + (lp ? lp.length : 0))) * SIGNATURE_WEIGHT * term.weight;
-      rec[o + R_CONCEPTS] = rec[o + R_CONCEPTS]! | term.bits;
-    }
-  }
-
   /** Nodes with a base score (the question's own matches), in insertion order (each once). */
   const based = sc.basedList;
   let basedCount = 0;
@@ -426,11 +404,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
     if (words > 0) s *= 0.6 + 0.4 * Math.min(1, labelHits[v]! / words);
     s *= tierFactor[sc.tiers[v]!]!;
     if (sc.declarations[v] === 1) s *= declarationFactor;
-    let f = flags[v]!;
-    if (f === 0) {
-      const node = ix.node(v);
-      flags[v] = f = 1 | (isErrorType(ix, v) ? ERROR_FLAG : 0) | (isDeprecated(node) ? DEPRECATED_FLAG : 0);
-    }
+    const f = flags[v]!;
     if (f & ERROR_FLAG) s *= errorFactor;
     if (f & DEPRECATED_FLAG) s *= DEPRECATED_FACTOR;
     s *= sc.bodies[v]!;
@@ -466,6 +440,7 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   // Only the strongest cap*4 matches are used (seeds come from the first dozen): select them
   // instead of sorting every match; the order (score desc, id asc) is total, so this is exact.
   const ranked = topMatches(based, basedCount, rec, cap * 4, 1 << R_SHIFT, R_BASE);
+  top = addSignatureEvidence(ix, ranked, terms, top, rec);
   top = addCallerSupport(
     ix, ranked, top, CALLER_SUPPORT,
     (v) => (hasBase(v) ? rec[(v << R_SHIFT) + R_BASE]! : 0),
@@ -563,6 +538,52 @@ export function rankQuery(ix: GraphIndex, question: string, options: RankOptions
   }
   edges.sort((a, b) => b.score - a.score || a.edge - b.edge);
   return { tokens, seeds, nodes: selected, edges: edges.slice(0, selected.length * 2), matchedTotal, nodeCap: cap };
+}
+
+/**
+ * Signature words: a parameter (`getPath(request: Request)`) says what a match works on. Read for the
+ * strongest matches (`ranked`) whose name matches and misses a concept, so a call splits a bounded
+ * number of signatures the first time it meets them; each word adds the concept and a doc-comment
+ * word's weight, and the match's score grows as its base formula would have given (more evidence,
+ * more coverage). Re-sorts `ranked`; returns the best score.
+ */
+function addSignatureEvidence(ix: GraphIndex, ranked: NodeId[], terms: readonly Term[], top: number, rec: Float64Array): number {
+  const termOf = new Map<string, Term>();
+  let allBits = 0;
+  for (const term of terms) {
+    allBits |= term.bits;
+    if (term.bits !== 0 && !termOf.has(term.token)) termOf.set(term.token, term);
+  }
+  const n = ix.n;
+  let changed = false;
+  for (const v of ranked) {
+    const o = v << R_SHIFT;
+    const label = rec[o + R_LABEL]!;
+    const concepts = rec[o + R_CONCEPTS]!;
+    if (label === 0 || (concepts & allBits) === allBits) continue;
+    const words = signatureWords(ix, v);
+    if (!words) continue;
+    let added = 0;
+    let bits = concepts;
+    for (const w of words) {
+      const term = termOf.get(w);
+      if (!term || (bits & term.bits) === term.bits) continue;
+      const lp = ix.labelPostings.get(w);
+      added += Math.log(1 + n / (1 + (lp ? lp.length : 0))) * SIGNATURE_WEIGHT * term.weight;
+      bits |= term.bits;
+    }
+    if (added === 0) continue;
+    const evidence = rec[o + R_PATH]!;
+    const coverage = (1 + 0.6 * Math.max(0, popcount(bits) - 1)) / (1 + 0.6 * Math.max(0, popcount(concepts) - 1));
+    rec[o + R_PATH] = evidence + added;
+    rec[o + R_CONCEPTS] = bits;
+    const s = rec[o + R_BASE]! * ((label + evidence + added) / (label + evidence)) * coverage;
+    rec[o + R_BASE] = s;
+    if (s > top) top = s;
+    changed = true;
+  }
+  if (changed) ranked.sort((a, b) => rec[(b << R_SHIFT) + R_BASE]! - rec[(a << R_SHIFT) + R_BASE]! || a - b);
+  return top;
 }
 
 function relWeight(rel: string): number {
