@@ -12,23 +12,15 @@
  * must both be 1.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
+import { assertMatchesTruth } from '../helpers/recall-truth.ts';
 import { fileURLToPath } from 'node:url';
 import { extractRepo } from '../../bench/accuracy/extract-repo.ts';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/recall-rust', import.meta.url));
 
 test('the extractor finds every hand-checked call of the Rust recall fixture, and nothing else', async () => {
-  const truth = new Set(readFileSync(join(FIXTURE, 'truth.tsv'), 'utf8').split('\n').filter(Boolean));
-  const ex = await extractRepo(FIXTURE);
-  const ours = new Set<string>();
-  for (const l of ex.result.links) {
-    if ((l.relation === 'calls' || l.relation === 'instantiates') && l.confidence !== 'AMBIGUOUS') ours.add(`${l.source}\t${l.target}`);
-  }
-  assert.deepEqual([...truth].filter((p) => !ours.has(p)), [], 'missed calls');
-  assert.deepEqual([...ours].filter((p) => !truth.has(p)), [], 'calls not in the truth');
+  await assertMatchesTruth(FIXTURE);
 });
 
 test('calls in Rust macro arguments keep their own line; the tuple struct is instantiated, not called', async () => {
