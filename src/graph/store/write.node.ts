@@ -117,6 +117,7 @@ export function writeShard(path: string, doc: GraphDocument, info: ShardInfo, ge
  */
 export function updateShard(path: string, doc: GraphDocument, info: ShardInfo, reuse: ShardReuse | null): ShardWrite {
   const started = performance.now();
+  const lap = debugLap();
   let db: Database.Database | null = null;
   let generation = 1;
   let reason: string;
@@ -131,6 +132,7 @@ export function updateShard(path: string, doc: GraphDocument, info: ShardInfo, r
     else if (meta.graph_key !== reuse.previousKey) reason = 'the shard holds another graph than the previous one';
     else if (Number(meta.nodes) !== reuse.previousCommunity.length) reason = 'the shard holds another number of nodes than the previous graph';
     else {
+      lap('open');
       const done = incremental(db, doc, info, reuse, meta, generation);
       if (typeof done === 'string') reason = done;
       else {
@@ -160,6 +162,7 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
   const lap = debugLap();
   const stored = new Map<string, FileCounts & { fid: number }>();
   for (const row of db.prepare('SELECT fid, path, nodes, links FROM files').all() as { fid: number; path: string; nodes: number; links: number }[]) stored.set(row.path, row);
+  lap('plan: files table');
   const blob = db.prepare('SELECT data FROM blobs WHERE name = ?').pluck();
   const checked = (name: string, crc: string | undefined): Int32Array | null => {
     const bytes = blob.get(name) as Buffer | undefined;
@@ -170,6 +173,7 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
   if (!previousNids || previousNids.length !== reuse.previousCommunity.length || !previousLids || previousLids.length !== Number(meta.links)) {
     return 'its row numbers blobs are missing or fail their checksums';
   }
+  lap('plan: row-number blobs');
   // Per file: its record counts, and whether any record changed (or moved within the file).
   // (and where its records are: [start, end) runs of the graph's order, so the insert visits only its files')
   const seen = new Map<string, FileCounts & FileRuns & { dirty: boolean; lastLink: number }>();
@@ -200,6 +204,7 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
     }
   }
   s?.nodeRuns.push(runStart, doc.nodes.length);
+  lap('plan: nodes pass');
   s = undefined;
   lastFile = NaN;
   for (let i = 0; i < doc.links.length; i++) {
@@ -216,6 +221,7 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
     else s.lastLink = was;
   }
   s?.linkRuns.push(runStart, doc.links.length);
+  lap('plan: links pass');
   const rewrite = new Set<string>();
   for (const [file, f] of seen) {
     const before = stored.get(file);
@@ -228,7 +234,7 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
   for (let i = 0; i < previousLids.length; i++) if (previousLids[i]! > maxLid) maxLid = previousLids[i]!;
   // (freed numbers are used again, so this takes a graph that shrank a lot)
   if (maxNid > 2 * doc.nodes.length + 1024 || maxLid > 2 * doc.links.length + 1024) return 'its row numbers are sparse';
-  lap('plan');
+  lap('plan: rest');
   db.transaction(() => {
     let sum = Number(meta.content_sum);
     const nodeRows = db.prepare('SELECT nid, crc FROM nodes WHERE fid = ?').raw();
@@ -276,8 +282,8 @@ function incremental(db: Database.Database, doc: GraphDocument, info: ShardInfo,
       if (was < 0) throw new Error(`link ${i} has no row`);
       lids[i] = previousLids[was]!;
     }
-    writeBlobsAndMeta(db, doc, info, sum, generation, seen.size, rows, maxNid, true);
-    lap('blobs, meta');
+    writeBlobsAndMeta(db, doc, info, sum, generation, seen.size, rows, maxNid, true, lap);
+    lap('meta');
   })();
   lap('commit');
   return { mode: 'incremental', files: rewrite.size + gone.length, communities };
@@ -411,7 +417,7 @@ interface RowNumbers {
  * The blobs (communities by nid; nids and lids in the graph's order; the frame, which an update
  * writes only when it changed) and the meta table, with their CRCs.
  */
-function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: ShardInfo, sum: number, generation: number, files: number, rows: RowNumbers, maxNid: number, update: boolean): void {
+function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: ShardInfo, sum: number, generation: number, files: number, rows: RowNumbers, maxNid: number, update: boolean, lap: (label: string) => void = () => {}): void {
   const { nids } = rows;
   const communities = new Int32Array(maxNid + 1).fill(NO_COMMUNITY);
   for (let i = 0; i < doc.nodes.length; i++) {
@@ -425,9 +431,11 @@ function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: Shar
   putBlob.run(COMMUNITIES_BLOB, communityBytes);
   putBlob.run(ROWIDS_BLOB, rowidBytes);
   putBlob.run(LINK_ROWIDS_BLOB, linkRowidBytes);
+  lap('blobs: communities, row numbers');
   const frame = Buffer.from(frameOf(doc, info.form));
   const before = update ? (db.prepare('SELECT data FROM blobs WHERE name = ?').pluck().get(FRAME_BLOB) as Buffer | undefined) : undefined;
   if (!before || !before.equals(frame)) putBlob.run(FRAME_BLOB, frame);
+  lap('blobs: frame');
   const meta: Record<string, string> = {
     format: String(SHARD_FORMAT),
     tag: info.tag,
@@ -449,7 +457,7 @@ function writeBlobsAndMeta(db: Database.Database, doc: GraphDocument, info: Shar
   for (const [key, value] of Object.entries(meta)) put.run(key, value);
 }
 
-/** SYNAPTIC_DEBUG=steps: the wall and CPU time of each step of an incremental write, on stderr. */
+/** SYNAPTIC_DEBUG=steps: the wall and CPU time of each step of an incremental write (open, plan's parts, drop, insert, blobs, meta, commit), on stderr. */
 function debugLap(): (label: string) => void {
   if (process.env.SYNAPTIC_DEBUG !== 'steps') return () => {};
   let last = performance.now();
