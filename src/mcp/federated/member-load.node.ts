@@ -1,9 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { snapshotPathFor } from '../../graph/load.node.ts';
+import { checkGraphDocument, snapshotPathFor } from '../../graph/load.node.ts';
 import type { GraphDocument, GraphLink, GraphNode } from '../../graph/model.ts';
 import { decodeSnapshot, NONE, type GraphSnapshot } from '../../graph/snapshot.ts';
-import { checkGraphDocument } from '../../graph/load.node.ts';
 import { QueryEngine } from '../../query/engine.ts';
 import type { GraphIndex } from '../../query/graph-index.ts';
 import { indexSnapshot } from '../../query/snapshot-index.ts';
