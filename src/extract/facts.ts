@@ -10,7 +10,7 @@ import type { SqlFacts } from './sql/facts.ts';
 import type { HttpFacts } from './http/facts.ts';
 
 /** Bumped whenever the facts shape or extraction rules change (cached facts are then discarded). */
-export const FACTS_VERSION = 31;
+export const FACTS_VERSION = 32;
 
 /**
  * Definitions nested deeper than this are folded into their enclosing definition: ids carry the

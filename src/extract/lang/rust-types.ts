@@ -5,9 +5,9 @@
  * call through it resolves to the trait's method declaration; `Self` names the impl's type. Also the
  * bindings a method body gets: `self` and `Self` typed by the impl (or trait) it belongs to.
  */
-import type { Node } from 'web-tree-sitter';
+import { Query, type Language, type Node, type Tree } from 'web-tree-sitter';
 import type { NamePath } from '../facts.ts';
-import type { Sink } from './spec.ts';
+import type { DefInfo, Sink } from './spec.ts';
 
 /** Bounds that say nothing about which methods a value has (marker and derive-only std traits). */
 const MARKER_BOUNDS = new Set([
@@ -16,8 +16,10 @@ const MARKER_BOUNDS = new Set([
 ]);
 /** Std types whose methods a receiver reaches through them (deref) or whose value it unwraps. */
 const WRAPPERS = new Set(['Box', 'Rc', 'Arc', 'Option', 'Result']);
-/** Parents searched for a generic parameter's declaration (a type sits a few levels below its item). */
-const MAX_UP = 24;
+/** Items whose generic parameters or `Self` a type inside them can name (a `mod` ends the search). */
+const ITEM_TYPES = ['function_item', 'function_signature_item', 'impl_item', 'trait_item', 'mod_item'];
+/** Items searched outward from a type. */
+const MAX_ITEMS = 16;
 
 type PathOf = (n: Node, depth?: number) => NamePath | undefined;
 
@@ -31,12 +33,56 @@ function firstBound(bounds: Node | null, pathOf: PathOf, depth: number): NamePat
   return undefined;
 }
 
+/**
+ * The items of one tree in document order with the index of the item around each (-1 at top level).
+ * `Node.parent` walks down from the root (O(depth) a call), so asking for the items around a type by
+ * climbing parents made deeply nested files quadratic; one query run lists them all instead.
+ */
+interface ItemIndex { items: Node[]; outer: Int32Array; starts: Int32Array }
+
+const itemQueries = new WeakMap<Language, Query>();
+const itemIndexes = new WeakMap<Tree, ItemIndex>();
+
+function itemIndexOf(tree: Tree): ItemIndex {
+  let index = itemIndexes.get(tree);
+  if (index) return index;
+  let query = itemQueries.get(tree.language);
+  if (!query) { query = new Query(tree.language, `[${ITEM_TYPES.map((t) => `(${t})`).join(' ')}] @item`); itemQueries.set(tree.language, query); }
+  const items = query.captures(tree.rootNode).map((c) => c.node);
+  const outer = new Int32Array(items.length);
+  const open: number[] = [];
+  items.forEach((it, i) => {
+    while (open.length && items[open[open.length - 1]!]!.endIndex <= it.startIndex) open.pop();
+    outer[i] = open.length ? open[open.length - 1]! : -1;
+    open.push(i);
+  });
+  index = { items, outer, starts: Int32Array.from(items, (it) => it.startIndex) };
+  itemIndexes.set(tree, index);
+  return index;
+}
+
+/** The items around `n` (itself included when it is one), innermost first, up to the nearest `mod`. */
+function* itemsAround(n: Node): Generator<Node> {
+  const { items, outer, starts } = itemIndexOf(n.tree);
+  let lo = 0;
+  let hi = starts.length - 1;
+  let at = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! <= n.startIndex) { at = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  for (let k = 0; at >= 0 && k < MAX_ITEMS; at = outer[at]!) {
+    const it = items[at]!;
+    if (it.endIndex < n.endIndex) continue;
+    if (it.type === 'mod_item') return;
+    yield it;
+    k++;
+  }
+}
+
 /** The bound of generic parameter `name` declared by the nearest item (fn, impl, trait) around `n`. */
 function genericBound(n: Node, name: string, pathOf: PathOf, depth: number): NamePath | undefined {
-  let k = 0;
-  for (let p = n.parent; p && k < MAX_UP; p = p.parent, k++) {
-    if (p.type === 'mod_item' || p.type === 'source_file') return undefined;
-    if (p.type !== 'function_item' && p.type !== 'impl_item' && p.type !== 'trait_item' && p.type !== 'function_signature_item') continue;
+  for (const p of itemsAround(n)) {
     let declared = false;
     for (const tp of p.childForFieldName('type_parameters')?.namedChildren ?? []) {
       if (tp?.type !== 'type_parameter' || tp.childForFieldName('name')?.text !== name) continue;
@@ -59,22 +105,19 @@ function genericBound(n: Node, name: string, pathOf: PathOf, depth: number): Nam
 
 /** `Self` where `n` sits: the type of the impl (or the trait) around it. */
 function implTypeAround(n: Node, pathOf: PathOf): NamePath | undefined {
-  let k = 0;
-  for (let p = n.parent; p && k < MAX_UP; p = p.parent, k++) {
+  for (const p of itemsAround(n)) {
     if (p.type === 'trait_item') { const t = p.childForFieldName('name'); return t ? [t.text] : undefined; }
     if (p.type === 'impl_item') {
       const t = p.childForFieldName('type');
       return t && t.text !== 'Self' && !t.descendantsOfType('type_identifier').some((x) => x?.text === 'Self') ? pathOf(t) : undefined;
     }
-    if (p.type === 'mod_item' || p.type === 'source_file') return undefined;
   }
   return undefined;
 }
 
 /** The type a method of an impl or trait has for `self`/`Self`: the impl's type, the trait itself. */
-export function selfTypeOf(fn: Node, pathOf: PathOf): NamePath | undefined {
-  const list = fn.parent;
-  const item = list?.type === 'declaration_list' ? list.parent : null;
+function selfTypeOf(fn: DefInfo, pathOf: PathOf): NamePath | undefined {
+  const item = fn.parentNode?.type === 'declaration_list' ? fn.grandparentNode : null;
   if (item?.type === 'trait_item') { const n = item.childForFieldName('name'); return n ? [n.text] : undefined; }
   if (item?.type !== 'impl_item') return undefined;
   const t = item.childForFieldName('type');
@@ -110,13 +153,14 @@ export function rustTypePath(n: Node, base: PathOf, depth = 0): NamePath | undef
 }
 
 /** `self` and `Self` in a method body (the `block` of a fn inside an impl or trait), as bindings of the method. */
-export function pushSelfBindings(body: Node, scope: number, sink: Sink, pathOf: PathOf): void {
-  const fn = body.parent;
-  if (!fn || fn.type !== 'function_item' || scope < 0) return;
+export function pushSelfBindings(body: Node, scope: number, defs: readonly DefInfo[], sink: Sink, pathOf: PathOf): void {
+  // (the scope of a function's body is the function, unless it sits past the nesting bound)
+  const fn = scope >= 0 ? defs[scope]! : undefined;
+  if (!fn || fn.node.type !== 'function_item' || fn.node.childForFieldName('body')?.id !== body.id) return;
   const t = selfTypeOf(fn, pathOf);
   if (!t || (t.length === 1 && t[0] === 'Self')) return;
   sink.bindings.push({ scope, name: 'Self', type: t });
-  if (fn.childForFieldName('parameters')?.namedChildren.some((c) => c?.type === 'self_parameter')) sink.bindings.push({ scope, name: 'self', type: t });
+  if (fn.node.childForFieldName('parameters')?.namedChildren.some((c) => c?.type === 'self_parameter')) sink.bindings.push({ scope, name: 'self', type: t });
 }
 
 /** Names bound by a pattern (`(key, value)`, `Some(x)`, `ref y`), declared as untyped locals so they shadow outer names. */

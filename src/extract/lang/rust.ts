@@ -33,6 +33,9 @@ const boundPath = (n: Node): NamePath | undefined => rustTypePath(n, plainPath);
 /** Std methods that hand back the value they are called on, or the one it wraps (Option, Result, Box, Rc). */
 const PASS_THROUGH = new Set(['unwrap', 'expect', 'unwrap_or_default', 'as_ref', 'as_mut', 'as_deref', 'clone', 'borrow', 'borrow_mut', 'deref', 'to_owned']);
 
+/** The @local captures that declare a name with a type and value; the others are patterns. */
+const LET_LIKE = new Set(['let_declaration', 'static_item', 'const_item']);
+
 const BASE = makeGenericSpec({
   tables: {
     ids: new Set(['identifier', 'field_identifier', 'type_identifier']),
@@ -109,9 +112,10 @@ const BASE = makeGenericSpec({
     };
     walk(arg, '');
   },
-  local(node, scope, sink, _defs, expr) {
-    if (node.type === 'block') { pushSelfBindings(node, scope, sink, boundPath); return; }
-    if (node.type === 'closure_parameters' || node.parent?.type === 'for_expression') { pushPatternLocals(node, scope, sink); return; }
+  local(node, scope, sink, defs, expr) {
+    if (node.type === 'block') { pushSelfBindings(node, scope, defs, sink, boundPath); return; }
+    // a closure's parameters, or a `for` pattern (any other @local is a let, static or const)
+    if (!LET_LIKE.has(node.type)) { pushPatternLocals(node, scope, sink); return; }
     // `let x: T = v`, `static X: T = v`, `const X: T = v`
     const pat = node.childForFieldName('pattern') ?? node.childForFieldName('name');
     const t = node.childForFieldName('type');
