@@ -13,6 +13,25 @@ const TYPE_CHARS = 40;
 
 /** Per index: the signature stems of each node asked for so far (`null`: none). */
 const signatureWordsByIndex = new WeakMap<GraphIndex, Array<readonly string[] | null | undefined>>();
+/**
+ * Parameter names and types repeat across a graph (`request: Request`, `string`, `options`): each
+ * text's stems computed once (splitting and stemming were most of a new question's first call).
+ */
+const textStems = new Map<string, readonly string[]>();
+const TEXT_STEMS_MAX = 50_000;
+
+function stemsOf(text: string): readonly string[] {
+  let known = textStems.get(text);
+  if (known) return known;
+  const out: string[] = [];
+  // A type's head says what it is; a long generic type spells out everything it touches.
+  for (const w of splitWords(text.length > TYPE_CHARS ? text.slice(0, TYPE_CHARS) : text)) {
+    if (w.length >= 2 && !STOPWORDS.has(w)) out.push(stem(w));
+  }
+  if (textStems.size >= TEXT_STEMS_MAX) textStems.clear();
+  textStems.set(text, (known = out));
+  return known;
+}
 
 /**
  * The stems of a node's parameter names, parameter types and return type (2+ letters, no
@@ -30,10 +49,7 @@ export function signatureWords(ix: GraphIndex, v: NodeId): readonly string[] | n
     const words = new Set<string>();
     const add = (text: unknown): void => {
       if (typeof text !== 'string' || !text) return;
-      // A type's head says what it is; a long generic type spells out everything it touches.
-      for (const w of splitWords(text.length > TYPE_CHARS ? text.slice(0, TYPE_CHARS) : text)) {
-        if (w.length >= 2 && !STOPWORDS.has(w)) words.add(stem(w));
-      }
+      for (const w of stemsOf(text)) words.add(w);
     };
     for (const p of Array.isArray(sig.params) ? sig.params.slice(0, 12) : []) {
       add(p?.name);
